@@ -1,0 +1,127 @@
+/* libsfcipher.h - the cipher table and the generic modes
+ *
+ * The interface the sfenc program, the tools and the tests use.  Not
+ * installed: modules see only sfcipher.h.
+ */
+#ifndef LIBSFCIPHER_H
+#define LIBSFCIPHER_H
+
+#include <stddef.h>
+#include "sfcipher.h"
+
+/*
+ * The cipher table.
+ */
+
+/* One registered implementation.  ORIGIN is NULL for a module built
+ * into the program and the file name for one loaded at run time.  */
+typedef struct sf_table_entry
+{
+  const sf_cipher_spec_t *spec;
+  const char *origin;
+} sf_table_entry_t;
+
+/* Register every built-in module.  Idempotent.  A built-in spec that
+ * is refused (its self-test failed) is reported on stderr and left
+ * out; the return value is the first such error, 0 if none.  */
+gpg_error_t sf_table_init (void);
+
+/* Register SPEC, which comes from ORIGIN (see above).  Runs the
+ * spec's self-test.  On refusal returns GPG_ERR_INV_VERSION (ABI
+ * mismatch), GPG_ERR_INV_ARG (malformed spec), GPG_ERR_DUP_NAME
+ * (same algorithm and implementation already registered) or
+ * GPG_ERR_SELFTEST_FAILED, and writes a one-line explanation to WHY
+ * (WHYLEN bytes, may be 0).  */
+gpg_error_t sf_table_register (const sf_cipher_spec_t *spec,
+                               const char *origin,
+                               char *why, size_t whylen);
+
+/* Register every spec of MODULE, as sf_table_register.  Stops at the
+ * first refusal, keeping the specs registered before it.  */
+gpg_error_t sf_table_register_module (const sf_module_t *module,
+                                      const char *origin,
+                                      char *why, size_t whylen);
+
+/* The registered implementations in registration order, which is
+ * stable: built-in modules in configure's order, then dynamic ones in
+ * load order.  Returns NULL past the end.  */
+const sf_table_entry_t *sf_table_nth (size_t idx);
+
+/* Find the implementation IMPL (the default one when IMPL is NULL) of
+ * the algorithm named ALGO: a canonical name or an alias, compared
+ * case-insensitively, or a decimal OpenPGP id.  Returns 0 and stores
+ * the spec at R_SPEC, or GPG_ERR_CIPHER_ALGO (no such algorithm),
+ * GPG_ERR_NOT_FOUND (no such implementation of it) or
+ * GPG_ERR_NOT_SUPPORTED (it exists but cannot run here).  */
+gpg_error_t sf_table_find (const char *algo, const char *impl,
+                           const sf_cipher_spec_t **r_spec);
+
+/* As sf_table_find, by OpenPGP algorithm id.  */
+gpg_error_t sf_table_find_id (int openpgp_id, const char *impl,
+                              const sf_cipher_spec_t **r_spec);
+
+/* True when SPEC can run here: its hardware feature is not disabled
+ * by SFENC_DISABLE_HWF and its usable() probe agrees.  */
+int sf_spec_usable (const sf_cipher_spec_t *spec);
+
+/* True when NAME is the canonical name or an alias of SPEC.  */
+int sf_spec_has_name (const sf_cipher_spec_t *spec, const char *name);
+
+/* Run the known-answer self-test of SPEC.  Returns 0 or
+ * GPG_ERR_SELFTEST_FAILED with a one-line explanation in WHY.  */
+gpg_error_t sf_spec_selftest (const sf_cipher_spec_t *spec,
+                              char *why, size_t whylen);
+
+/*
+ * Generic modes, written once over any spec.
+ */
+
+enum sf_cipher_mode
+  {
+    SF_MODE_ECB = 1,
+    SF_MODE_CBC,
+    SF_MODE_CFB,          /* Full-block feedback (SP 800-38A CFB128/64).  */
+    SF_MODE_OPENPGP_CFB,  /* CFB with sf_cipher_sync (RFC 4880 13.9).  */
+    SF_MODE_CTR,
+    SF_MODE_OFB
+  };
+
+/* Flags for sf_cipher_open.  */
+#define SF_CIPHER_SECURE 1   /* Key schedule in libgcrypt secure memory.  */
+
+typedef struct sf_cipher_hd *sf_cipher_hd_t;
+
+/* Open a handle for SPEC in MODE.  */
+gpg_error_t sf_cipher_open (sf_cipher_hd_t *r_hd,
+                            const sf_cipher_spec_t *spec,
+                            enum sf_cipher_mode mode, unsigned int flags);
+
+/* Wipe and free HD.  NULL is allowed.  */
+void sf_cipher_close (sf_cipher_hd_t hd);
+
+gpg_error_t sf_cipher_setkey (sf_cipher_hd_t hd,
+                              const void *key, size_t keylen);
+
+/* Set the IV (CBC, CFB, OFB) or the initial counter block (CTR).
+ * IVLEN must be the block size; IV NULL means all zeroes.  Also
+ * discards any partial block state.  */
+gpg_error_t sf_cipher_setiv (sf_cipher_hd_t hd,
+                             const void *iv, size_t ivlen);
+
+/* Encrypt or decrypt LEN bytes from IN to OUT (IN == OUT allowed).
+ * ECB and CBC need LEN to be a multiple of the block size; the other
+ * modes take any length and continue across calls.  */
+gpg_error_t sf_cipher_encrypt (sf_cipher_hd_t hd, void *out,
+                               const void *in, size_t len);
+gpg_error_t sf_cipher_decrypt (sf_cipher_hd_t hd, void *out,
+                               const void *in, size_t len);
+
+/* OpenPGP CFB resynchronisation (RFC 4880 13.9, step 9): when the
+ * last call stopped inside a block, the feedback register is set to
+ * the last BLOCKSIZE bytes of ciphertext and the next byte starts a
+ * fresh block.  Only in SF_MODE_OPENPGP_CFB.  */
+gpg_error_t sf_cipher_sync (sf_cipher_hd_t hd);
+
+const sf_cipher_spec_t *sf_cipher_get_spec (sf_cipher_hd_t hd);
+
+#endif /*LIBSFCIPHER_H*/
