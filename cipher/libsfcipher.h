@@ -27,7 +27,7 @@ typedef struct sf_table_entry
 gpg_error_t sf_table_init (void);
 
 /* Register SPEC, which comes from ORIGIN (see above).  Runs the
- * spec's self-test.  On refusal returns GPG_ERR_INV_VERSION (ABI
+ * spec's self-test.  On refusal returns GPG_ERR_UNKNOWN_VERSION (ABI
  * mismatch), GPG_ERR_INV_ARG (malformed spec), GPG_ERR_DUP_NAME
  * (same algorithm and implementation already registered) or
  * GPG_ERR_SELFTEST_FAILED, and writes a one-line explanation to WHY

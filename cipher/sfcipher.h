@@ -141,6 +141,17 @@ typedef struct sf_module
   const sf_cipher_spec_t *const *specs;
 } sf_module_t;
 
+/* Wipe N bytes at P in a way the compiler cannot drop as a dead
+ * store.  For key material left in a module's stack temporaries.  */
+static inline void
+sf_wipememory (void *p, size_t n)
+{
+  volatile unsigned char *vp = (volatile unsigned char *) p;
+
+  while (n--)
+    *vp++ = 0;
+}
+
 /* The symbol a dynamic module exports.  */
 #define SF_MODULE_SYMBOL "sf_module"
 

@@ -1,0 +1,481 @@
+/* table.c - the cipher table: registration, self-tests and look-up
+ *
+ * Every implementation the program can use is registered here, built
+ * in or loaded at run time.  Registration validates a spec, runs its
+ * known answers and refuses duplicates, so everything in the table
+ * can be trusted by the modes and the program alike.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "libsfcipher.h"
+#include "static-modules.h"
+
+static sf_table_entry_t *table;
+static size_t table_len;
+static size_t table_size;
+static int table_initialised;
+
+/* Format a one-line explanation into WHY, if the caller wants one.  */
+static void
+explain (char *why, size_t whylen, const char *fmt, ...)
+  __attribute__ ((format (printf, 3, 4)));
+
+static void
+explain (char *why, size_t whylen, const char *fmt, ...)
+{
+  va_list ap;
+
+  if (!why || !whylen)
+    return;
+  va_start (ap, fmt);
+  vsnprintf (why, whylen, fmt, ap);
+  va_end (ap);
+}
+
+
+/* Return true when FEATURE is listed in SFENC_DISABLE_HWF, a comma
+ * separated list of feature names, or "all".  */
+static int
+hwf_disabled (const char *feature)
+{
+  const char *list = getenv ("SFENC_DISABLE_HWF");
+  size_t flen = strlen (feature);
+  const char *p, *end;
+
+  if (!list)
+    return 0;
+  for (p = list; *p; p = *end ? end + 1 : end)
+    {
+      size_t len;
+
+      end = strchr (p, ',');
+      if (!end)
+        end = p + strlen (p);
+      len = end - p;
+      if ((len == 3 && !strncasecmp (p, "all", 3))
+          || (len == flen && !strncasecmp (p, feature, flen)))
+        return 1;
+    }
+  return 0;
+}
+
+
+int
+sf_spec_usable (const sf_cipher_spec_t *spec)
+{
+  if (spec->hwf && hwf_disabled (spec->hwf))
+    return 0;
+  return !spec->usable || spec->usable ();
+}
+
+
+int
+sf_spec_has_name (const sf_cipher_spec_t *spec, const char *name)
+{
+  const char *const *alias;
+
+  if (!strcasecmp (spec->name, name))
+    return 1;
+  for (alias = spec->aliases; alias && *alias; alias++)
+    if (!strcasecmp (*alias, name))
+      return 1;
+  return 0;
+}
+
+
+/* Decode the hex string HEX into at most MAXLEN bytes at BUF.  Returns
+ * the number of bytes or -1 when HEX is not an even-length hex string
+ * that fits.  */
+static long
+hex_decode (const char *hex, unsigned char *buf, size_t maxlen)
+{
+  size_t len = strlen (hex);
+  size_t i;
+
+  if (len % 2 || len / 2 > maxlen)
+    return -1;
+  for (i = 0; i < len / 2; i++)
+    {
+      unsigned int byte;
+
+      if (sscanf (hex + 2 * i, "%2x", &byte) != 1
+          || !strchr ("0123456789abcdefABCDEF", hex[2 * i + 1]))
+        return -1;
+      buf[i] = byte;
+    }
+  return (long) (len / 2);
+}
+
+
+/* Largest KAT the self-test decodes: a 64-byte key (Blowfish takes
+ * up to 56) and 64 bytes of data.  */
+#define KAT_MAX_KEY  64
+#define KAT_MAX_DATA 64
+
+/* Run known answer KAT of SPEC in the keyed context CTX.  */
+static gpg_error_t
+run_one_kat (const sf_cipher_spec_t *spec, void *ctx, size_t idx,
+             char *why, size_t whylen)
+{
+  const sf_kat_t *kat = &spec->kats[idx];
+  unsigned char key[KAT_MAX_KEY];
+  unsigned char pt[KAT_MAX_DATA], ct[KAT_MAX_DATA], buf[KAT_MAX_DATA];
+  long keylen, ptlen, ctlen, off;
+  gpg_error_t err;
+
+  keylen = hex_decode (kat->key, key, sizeof key);
+  ptlen = hex_decode (kat->plaintext, pt, sizeof pt);
+  ctlen = hex_decode (kat->ciphertext, ct, sizeof ct);
+  if (keylen <= 0 || ptlen <= 0 || ptlen != ctlen
+      || ptlen % spec->blocksize)
+    {
+      explain (why, whylen, "known answer %zu is malformed", idx + 1);
+      return gpg_error (GPG_ERR_INV_ARG);
+    }
+
+  err = spec->setkey (ctx, key, keylen);
+  sf_wipememory (key, sizeof key);
+  if (err)
+    {
+      explain (why, whylen, "known answer %zu: setkey failed: %s",
+               idx + 1, gpg_strerror (err));
+      return gpg_error (GPG_ERR_SELFTEST_FAILED);
+    }
+
+  for (off = 0; off < ptlen; off += spec->blocksize)
+    spec->encrypt (ctx, buf + off, pt + off);
+  if (memcmp (buf, ct, ctlen))
+    {
+      explain (why, whylen, "known answer %zu: encryption mismatch", idx + 1);
+      err = gpg_error (GPG_ERR_SELFTEST_FAILED);
+    }
+  else
+    {
+      for (off = 0; off < ctlen; off += spec->blocksize)
+        spec->decrypt (ctx, buf + off, ct + off);
+      if (memcmp (buf, pt, ptlen))
+        {
+          explain (why, whylen, "known answer %zu: decryption mismatch",
+                   idx + 1);
+          err = gpg_error (GPG_ERR_SELFTEST_FAILED);
+        }
+    }
+  if (spec->release)
+    spec->release (ctx);
+  return err;
+}
+
+
+/* Encrypt a zero block 1000 times, decrypt 1000 times and expect
+ * zero again: catches a decrypt that is not the inverse of encrypt
+ * on data the known answers do not reach.  */
+static gpg_error_t
+run_round_trip (const sf_cipher_spec_t *spec, void *ctx,
+                char *why, size_t whylen)
+{
+  static const unsigned char zero[SF_MAX_BLOCKSIZE];
+  unsigned char key[KAT_MAX_KEY];
+  unsigned char block[SF_MAX_BLOCKSIZE];
+  gpg_error_t err;
+  size_t i;
+
+  for (i = 0; i < spec->keylen && i < sizeof key; i++)
+    key[i] = (unsigned char) (i * 37 + 11);
+  err = spec->setkey (ctx, key, spec->keylen);
+  sf_wipememory (key, sizeof key);
+  if (err)
+    {
+      explain (why, whylen, "setkey with a %zu-byte key failed: %s",
+               spec->keylen, gpg_strerror (err));
+      return gpg_error (GPG_ERR_SELFTEST_FAILED);
+    }
+  memset (block, 0, sizeof block);
+  for (i = 0; i < 1000; i++)
+    spec->encrypt (ctx, block, block);
+  for (i = 0; i < 1000; i++)
+    spec->decrypt (ctx, block, block);
+  if (spec->release)
+    spec->release (ctx);
+  if (memcmp (block, zero, spec->blocksize))
+    {
+      explain (why, whylen,
+               "1000 encryptions and 1000 decryptions did not return to zero");
+      return gpg_error (GPG_ERR_SELFTEST_FAILED);
+    }
+  return 0;
+}
+
+
+gpg_error_t
+sf_spec_selftest (const sf_cipher_spec_t *spec, char *why, size_t whylen)
+{
+  size_t ctxalloc;
+  void *ctx;
+  gpg_error_t err = 0;
+  size_t i;
+
+  if (!spec->kats || !spec->n_kats)
+    {
+      explain (why, whylen, "it has no known answers");
+      return gpg_error (GPG_ERR_SELFTEST_FAILED);
+    }
+
+  ctxalloc = (spec->contextsize + SF_CONTEXT_ALIGN - 1)
+             / SF_CONTEXT_ALIGN * SF_CONTEXT_ALIGN;
+  ctx = aligned_alloc (SF_CONTEXT_ALIGN, ctxalloc ? ctxalloc
+                                                  : SF_CONTEXT_ALIGN);
+  if (!ctx)
+    return gpg_error_from_syserror ();
+
+  for (i = 0; !err && i < spec->n_kats; i++)
+    err = run_one_kat (spec, ctx, i, why, whylen);
+  if (!err)
+    err = run_round_trip (spec, ctx, why, whylen);
+
+  sf_wipememory (ctx, ctxalloc);
+  free (ctx);
+  return err;
+}
+
+
+/* Check the fields the modes and the table rely on.  */
+static int
+spec_is_wellformed (const sf_cipher_spec_t *spec)
+{
+  return (spec->name && *spec->name && spec->impl && *spec->impl
+          && (spec->blocksize == 8 || spec->blocksize == 16)
+          && spec->keylen && spec->keylen <= KAT_MAX_KEY
+          && spec->setkey && spec->encrypt && spec->decrypt
+          && spec->openpgp_id >= 0 && spec->openpgp_id < 256);
+}
+
+
+/* Return the entry of an implementation IMPL of an algorithm that is
+ * called NAME or has the OpenPGP id ID, or NULL.  */
+static const sf_table_entry_t *
+find_entry (const char *name, int id, const char *impl)
+{
+  size_t i;
+
+  for (i = 0; i < table_len; i++)
+    {
+      const sf_cipher_spec_t *spec = table[i].spec;
+
+      if (strcasecmp (spec->impl, impl))
+        continue;
+      if ((name && sf_spec_has_name (spec, name))
+          || (id && spec->openpgp_id == id))
+        return &table[i];
+    }
+  return NULL;
+}
+
+
+gpg_error_t
+sf_table_register (const sf_cipher_spec_t *spec, const char *origin,
+                   char *why, size_t whylen)
+{
+  const sf_table_entry_t *dup;
+  const char *const *alias;
+  gpg_error_t err;
+
+  if (spec->abi_version != SF_ABI_VERSION)
+    {
+      explain (why, whylen, "module ABI version %u, this program needs %u",
+               spec->abi_version, SF_ABI_VERSION);
+      return gpg_error (GPG_ERR_UNKNOWN_VERSION);
+    }
+  if (!spec_is_wellformed (spec))
+    {
+      explain (why, whylen, "malformed cipher spec%s%s",
+               spec->name ? " " : "", spec->name ? spec->name : "");
+      return gpg_error (GPG_ERR_INV_ARG);
+    }
+
+  /* An implementation is identified by its algorithm and its name; an
+   * alias or id that already belongs to the same implementation name
+   * would make look-ups ambiguous just the same.  */
+  dup = find_entry (spec->name, spec->openpgp_id, spec->impl);
+  for (alias = spec->aliases; !dup && alias && *alias; alias++)
+    dup = find_entry (*alias, 0, spec->impl);
+  if (dup)
+    {
+      explain (why, whylen, "%s implementation '%s' is already registered%s%s",
+               spec->name, spec->impl,
+               dup->origin ? " by " : " (built in)",
+               dup->origin ? dup->origin : "");
+      return gpg_error (GPG_ERR_DUP_NAME);
+    }
+
+  /* An implementation that cannot run here cannot test itself either;
+   * it is registered so that it can be listed, and refused when it is
+   * asked for.  */
+  if (sf_spec_usable (spec))
+    {
+      char reason[200];
+
+      err = sf_spec_selftest (spec, reason, sizeof reason);
+      if (err)
+        {
+          explain (why, whylen, "%s (%s): self-test failed: %s",
+                   spec->name, spec->impl, reason);
+          return gpg_error (GPG_ERR_SELFTEST_FAILED);
+        }
+    }
+
+  if (table_len == table_size)
+    {
+      size_t newsize = table_size ? 2 * table_size : 32;
+      sf_table_entry_t *newtable;
+
+      newtable = realloc (table, newsize * sizeof *newtable);
+      if (!newtable)
+        return gpg_error_from_syserror ();
+      table = newtable;
+      table_size = newsize;
+    }
+  table[table_len].spec = spec;
+  table[table_len].origin = origin;
+  table_len++;
+  return 0;
+}
+
+
+gpg_error_t
+sf_table_register_module (const sf_module_t *module, const char *origin,
+                          char *why, size_t whylen)
+{
+  const sf_cipher_spec_t *const *spec;
+  gpg_error_t err;
+
+  if (module->abi_version != SF_ABI_VERSION)
+    {
+      explain (why, whylen, "module ABI version %u, this program needs %u",
+               module->abi_version, SF_ABI_VERSION);
+      return gpg_error (GPG_ERR_UNKNOWN_VERSION);
+    }
+  if (!module->specs || !module->specs[0])
+    {
+      explain (why, whylen, "module exports no cipher");
+      return gpg_error (GPG_ERR_INV_ARG);
+    }
+  for (spec = module->specs; *spec; spec++)
+    {
+      err = sf_table_register (*spec, origin, why, whylen);
+      if (err)
+        return err;
+    }
+  return 0;
+}
+
+
+gpg_error_t
+sf_table_init (void)
+{
+  gpg_error_t first_err = 0;
+  size_t i;
+
+  if (table_initialised)
+    return 0;
+  table_initialised = 1;
+
+  for (i = 0; sf_static_modules[i]; i++)
+    {
+      char why[256];
+      gpg_error_t err;
+
+      err = sf_table_register_module (sf_static_modules[i], NULL,
+                                      why, sizeof why);
+      if (err)
+        {
+          fprintf (stderr, "sfenc: built-in module %s refused: %s\n",
+                   sf_static_modules[i]->name, why);
+          if (!first_err)
+            first_err = err;
+        }
+    }
+  return first_err;
+}
+
+
+const sf_table_entry_t *
+sf_table_nth (size_t idx)
+{
+  return idx < table_len ? &table[idx] : NULL;
+}
+
+
+/* The look-up behind sf_table_find and sf_table_find_id: NAME or ID
+ * names the algorithm.  */
+static gpg_error_t
+find_spec (const char *name, int id, const char *impl,
+           const sf_cipher_spec_t **r_spec)
+{
+  const sf_cipher_spec_t *best = NULL;
+  int known_algo = 0, known_impl = 0;
+  size_t i;
+
+  *r_spec = NULL;
+  for (i = 0; i < table_len; i++)
+    {
+      const sf_cipher_spec_t *spec = table[i].spec;
+
+      if (name ? !sf_spec_has_name (spec, name)
+               : !(id && spec->openpgp_id == id))
+        continue;
+      known_algo = 1;
+      if (impl && strcasecmp (spec->impl, impl))
+        continue;
+      known_impl = 1;
+      if (!sf_spec_usable (spec))
+        continue;
+      if (!best || spec->priority > best->priority)
+        best = spec;
+    }
+
+  if (best)
+    {
+      *r_spec = best;
+      return 0;
+    }
+  if (!known_algo)
+    return gpg_error (GPG_ERR_CIPHER_ALGO);
+  if (!known_impl)
+    return gpg_error (GPG_ERR_NOT_FOUND);
+  return gpg_error (GPG_ERR_NOT_SUPPORTED);
+}
+
+
+gpg_error_t
+sf_table_find (const char *algo, const char *impl,
+               const sf_cipher_spec_t **r_spec)
+{
+  char *end;
+  long id;
+
+  errno = 0;
+  id = strtol (algo, &end, 10);
+  if (*algo && !*end && !errno && id > 0 && id < 256)
+    return find_spec (NULL, (int) id, impl, r_spec);
+  return find_spec (algo, 0, impl, r_spec);
+}
+
+
+gpg_error_t
+sf_table_find_id (int openpgp_id, const char *impl,
+                  const sf_cipher_spec_t **r_spec)
+{
+  if (openpgp_id <= 0)
+    {
+      *r_spec = NULL;
+      return gpg_error (GPG_ERR_CIPHER_ALGO);
+    }
+  return find_spec (NULL, openpgp_id, impl, r_spec);
+}
