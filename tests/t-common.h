@@ -1,0 +1,62 @@
+/* t-common.h - what every C test shares: set-up, checks, vectors, PRNG
+ *
+ * Each test is a small program that prints one line per failed check
+ * on stderr, a summary "N passed, N failed" on stdout, and exits 1 if
+ * anything failed (77, automake's SKIP, is never used: a missing peer
+ * is a failure, not a skip).
+ */
+#ifndef T_COMMON_H
+#define T_COMMON_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gcrypt.h>
+
+#include "libsfcipher.h"
+
+extern unsigned long test_passed, test_failed;
+extern const char *test_name;
+
+#define check(cond, ...)                                                \
+  do {                                                                  \
+    if (cond)                                                           \
+      test_passed++;                                                    \
+    else                                                                \
+      {                                                                 \
+        test_failed++;                                                  \
+        fprintf (stderr, "%s: FAIL at %s:%d: ", test_name,              \
+                 __FILE__, __LINE__);                                   \
+        fprintf (stderr, __VA_ARGS__);                                  \
+        fputc ('\n', stderr);                                           \
+      }                                                                 \
+  } while (0)
+
+/* Initialise libgcrypt as the program does and fill the cipher table.  */
+void test_init (const char *name);
+/* Print the summary; return the exit status.  */
+int test_finish (void);
+
+/* A reproducible PRNG: seeded from SFENC_TEST_SEED or a nonce, and
+ * the seed printed so that a failure can be replayed.  */
+void prng_seed (void);
+uint64_t prng_next (void);
+void prng_fill (void *buf, size_t len);
+size_t prng_below (size_t n);
+
+/* Decode HEXLEN hex characters at HEX into a fresh buffer of *R_LEN
+ * bytes; NULL on bad input.  */
+unsigned char *hex_to_bytes (const char *hex, size_t hexlen, size_t *r_len);
+
+/* Open SPEC in MODE keyed with KEY and IV (NULL: zero), or exit.  */
+sf_cipher_hd_t open_keyed (const sf_cipher_spec_t *spec,
+                           enum sf_cipher_mode mode,
+                           const unsigned char *key, size_t keylen,
+                           const unsigned char *iv);
+
+#define N_MODES 6
+extern const enum sf_cipher_mode all_modes[N_MODES];
+const char *mode_name (enum sf_cipher_mode mode);
+
+#endif /*T_COMMON_H*/

@@ -1,0 +1,248 @@
+/* t-kat.c - every official known answer against every implementation
+ *
+ * Reads every file in $srcdir/vectors (format: see the headers of
+ * the files there: KEY=, PT=, CT=, optional MODE= and IV=) and runs each
+ * vector, encrypting and decrypting, through every registered
+ * implementation of the algorithm the file is for, by way of the
+ * generic modes.  Then checks that every usable implementation in the
+ * table met at least one vector, so a new module cannot go untested.
+ */
+#include <config.h>
+
+#include <dirent.h>
+#include <strings.h>
+
+#include "t-common.h"
+
+/* Which algorithm a vector file is for.  KEYLEN 0 matches any key;
+ * AES files pick the algorithm by the key's length.  */
+static const struct
+{
+  const char *file;
+  size_t keylen;
+  const char *algo;
+} file_algos[] =
+  {
+    { "aes.txt", 16, "AES" },
+    { "aes.txt", 24, "AES192" },
+    { "aes.txt", 32, "AES256" },
+    { "aes-ofb.txt", 16, "AES" },
+    { "aes-ofb.txt", 24, "AES192" },
+    { "aes-ofb.txt", 32, "AES256" },
+    { "blowfish.txt", 0, "BLOWFISH" },
+    { "cast5.txt", 0, "CAST5" },
+    { "idea.txt", 0, "IDEA" },
+    { "tdes.txt", 0, "3DES" },
+    { "twofish.txt", 0, "TWOFISH" }
+  };
+
+/* Vectors each implementation has passed, by table index.  */
+#define MAX_IMPLS 256
+static unsigned int vectors_seen[MAX_IMPLS];
+
+static const char *
+algo_for (const char *file, size_t keylen)
+{
+  size_t i;
+
+  for (i = 0; i < sizeof file_algos / sizeof file_algos[0]; i++)
+    if (!strcmp (file_algos[i].file, file)
+        && (!file_algos[i].keylen || file_algos[i].keylen == keylen))
+      return file_algos[i].algo;
+  return NULL;
+}
+
+/* Return the hex value of FIELD= in LINE as bytes, or NULL.  */
+static unsigned char *
+field (const char *line, const char *name, size_t *r_len)
+{
+  char key[16];
+  const char *p, *end;
+
+  snprintf (key, sizeof key, "%s=", name);
+  for (p = line; (p = strstr (p, key)); p++)
+    if (p == line || p[-1] == ' ')
+      break;
+  if (!p)
+    return NULL;
+  p += strlen (key);
+  end = p + strcspn (p, " \r\n");
+  return hex_to_bytes (p, end - p, r_len);
+}
+
+static enum sf_cipher_mode
+mode_of (const char *line)
+{
+  const char *p = strstr (line, "MODE=");
+
+  if (!p)
+    return SF_MODE_ECB;
+  p += 5;
+  if (!strncmp (p, "ECB", 3)) return SF_MODE_ECB;
+  if (!strncmp (p, "CBC", 3)) return SF_MODE_CBC;
+  if (!strncmp (p, "CFB", 3)) return SF_MODE_CFB;
+  if (!strncmp (p, "CTR", 3)) return SF_MODE_CTR;
+  if (!strncmp (p, "OFB", 3)) return SF_MODE_OFB;
+  return 0;
+}
+
+/* Run one vector through implementation number IDX.  */
+static void
+run_vector (size_t idx, const char *where, enum sf_cipher_mode mode,
+            const unsigned char *key, size_t keylen,
+            const unsigned char *iv, size_t ivlen,
+            const unsigned char *pt, const unsigned char *ct, size_t len)
+{
+  const sf_cipher_spec_t *spec = sf_table_nth (idx)->spec;
+  unsigned char *buf = malloc (len + 1);
+  sf_cipher_hd_t hd;
+  gpg_error_t err;
+
+  if (!buf)
+    exit (1);
+  err = sf_cipher_open (&hd, spec, mode, 0);
+  if (!err)
+    err = sf_cipher_setkey (hd, key, keylen);
+  if (gpg_err_code (err) == GPG_ERR_INV_KEYLEN)
+    {
+      /* Stated, never silent: the implementation takes fewer key
+       * sizes than the standard; counted as a failure for native
+       * modules, which must take them all.  */
+      fprintf (stderr, "%s: %s: %s (%s) does not take %zu-byte keys\n",
+               test_name, where, spec->name, spec->impl, keylen);
+      check (!strcmp (spec->impl, "gcrypt"),
+             "%s (%s) refuses a %zu-byte key", spec->name, spec->impl,
+             keylen);
+      sf_cipher_close (hd);
+      free (buf);
+      return;
+    }
+  check (!err, "%s: %s (%s) setkey: %s", where, spec->name, spec->impl,
+         gpg_strerror (err));
+  if (!err && mode != SF_MODE_ECB)
+    {
+      err = sf_cipher_setiv (hd, iv, ivlen);
+      check (!err, "%s: setiv: %s", where, gpg_strerror (err));
+    }
+  if (!err)
+    {
+      err = sf_cipher_encrypt (hd, buf, pt, len);
+      check (!err && !memcmp (buf, ct, len), "%s: %s (%s) %s encrypt",
+             where, spec->name, spec->impl, mode_name (mode));
+      if (mode != SF_MODE_ECB)
+        sf_cipher_setiv (hd, iv, ivlen);
+      err = sf_cipher_decrypt (hd, buf, ct, len);
+      check (!err && !memcmp (buf, pt, len), "%s: %s (%s) %s decrypt",
+             where, spec->name, spec->impl, mode_name (mode));
+      vectors_seen[idx]++;
+    }
+  sf_cipher_close (hd);
+  free (buf);
+}
+
+static void
+run_file (const char *dir, const char *file)
+{
+  char *path = malloc (strlen (dir) + strlen (file) + 2);
+  char line[8192];
+  unsigned int lineno = 0, nvectors = 0;
+  FILE *fp;
+
+  if (!path)
+    exit (1);
+  sprintf (path, "%s/%s", dir, file);
+  fp = fopen (path, "r");
+  free (path);
+  check (fp != NULL, "cannot open %s in %s", file, dir);
+  if (!fp)
+    return;
+  while (fgets (line, sizeof line, fp))
+    {
+      unsigned char *key, *pt, *ct, *iv;
+      size_t keylen = 0, ptlen = 0, ctlen = 0, ivlen = 0;
+      enum sf_cipher_mode mode;
+      const char *algo;
+      char where[300];
+      size_t idx;
+      int impls = 0;
+
+      lineno++;
+      if (line[0] == '#' || line[strspn (line, " \r\n")] == 0)
+        continue;
+      snprintf (where, sizeof where, "%.200s:%u", file, lineno);
+      key = field (line, "KEY", &keylen);
+      pt = field (line, "PT", &ptlen);
+      ct = field (line, "CT", &ctlen);
+      iv = field (line, "IV", &ivlen);
+      mode = mode_of (line);
+      algo = key ? algo_for (file, keylen) : NULL;
+      check (key && pt && ct && ptlen == ctlen && mode
+             && (mode == SF_MODE_ECB || iv) && algo,
+             "%s: malformed vector or unknown algorithm", where);
+      if (key && pt && ct && ptlen == ctlen && mode
+          && (mode == SF_MODE_ECB || iv) && algo)
+        {
+          for (idx = 0; sf_table_nth (idx); idx++)
+            {
+              const sf_cipher_spec_t *spec = sf_table_nth (idx)->spec;
+
+              if (!sf_spec_has_name (spec, algo) || !sf_spec_usable (spec))
+                continue;
+              impls++;
+              run_vector (idx, where, mode, key, keylen, iv, ivlen,
+                          pt, ct, ptlen);
+            }
+          check (impls > 0, "%s: no implementation of %s", where, algo);
+          nvectors++;
+        }
+      free (key);
+      free (pt);
+      free (ct);
+      free (iv);
+    }
+  fclose (fp);
+  printf ("%s: %s: %u vectors\n", test_name, file, nvectors);
+  check (nvectors > 0, "%s holds no vector", file);
+}
+
+int
+main (void)
+{
+  const char *srcdir = getenv ("srcdir");
+  char dir[4096];
+  struct dirent *de;
+  DIR *d;
+  size_t idx;
+
+  test_init ("t-kat");
+  snprintf (dir, sizeof dir, "%s/vectors", srcdir ? srcdir : ".");
+  d = opendir (dir);
+  check (d != NULL, "cannot open %s", dir);
+  if (!d)
+    return test_finish ();
+  while ((de = readdir (d)))
+    {
+      size_t len = strlen (de->d_name);
+
+      if (len > 4 && !strcmp (de->d_name + len - 4, ".txt"))
+        run_file (dir, de->d_name);
+    }
+  closedir (d);
+
+  for (idx = 0; sf_table_nth (idx) && idx < MAX_IMPLS; idx++)
+    {
+      const sf_cipher_spec_t *spec = sf_table_nth (idx)->spec;
+
+      if (!sf_spec_usable (spec))
+        {
+          printf ("%s: %s (%s): UNAVAILABLE on this machine, not tested\n",
+                  test_name, spec->name, spec->impl);
+          continue;
+        }
+      printf ("%s: %s (%s): %u vectors\n", test_name, spec->name,
+              spec->impl, vectors_seen[idx]);
+      check (vectors_seen[idx] > 0, "%s (%s) met no vector",
+             spec->name, spec->impl);
+    }
+  return test_finish ();
+}
