@@ -36,8 +36,9 @@ gpg_error_t sf_table_register (const sf_cipher_spec_t *spec,
                                const char *origin,
                                char *why, size_t whylen);
 
-/* Register every spec of MODULE, as sf_table_register.  Stops at the
- * first refusal, keeping the specs registered before it.  */
+/* Register every spec of MODULE, as sf_table_register.  A module is
+ * taken whole or not at all: on the first refusal the specs already
+ * registered from it are removed again.  */
 gpg_error_t sf_table_register_module (const sf_module_t *module,
                                       const char *origin,
                                       char *why, size_t whylen);
@@ -71,6 +72,29 @@ int sf_spec_has_name (const sf_cipher_spec_t *spec, const char *name);
  * GPG_ERR_SELFTEST_FAILED with a one-line explanation in WHY.  */
 gpg_error_t sf_spec_selftest (const sf_cipher_spec_t *spec,
                               char *why, size_t whylen);
+
+/*
+ * Dynamic modules (dynload.c).
+ */
+
+/* The directory searched for modules: SFENC_MODULE_DIR when set, else
+ * the one chosen at configure time ($(pkglibdir)/modules).  */
+const char *sf_module_dir (void);
+
+/* Load the module FILE and register its specs.  A FILE without a
+ * slash is looked up in the module directory, with ".so" appended if
+ * needed.  Refuses, with a one-line explanation in WHY: a file that
+ * does not exist or is not a shared object (GPG_ERR_ENOENT,
+ * GPG_ERR_INV_OBJ), a shared object without the sf_module symbol
+ * (GPG_ERR_NOT_FOUND: not an sfenc module), and everything
+ * sf_table_register_module refuses.  Loading is refused altogether in
+ * a setuid or setgid process (GPG_ERR_EPERM).  */
+gpg_error_t sf_module_load (const char *file, char *why, size_t whylen);
+
+/* Load every "*.so" file in DIR, in name order.  A missing directory
+ * is not an error.  Each refused file is reported on stderr as
+ * "sfenc: FILE: WHY"; the return value is the first error.  */
+gpg_error_t sf_module_load_dir (const char *dir);
 
 /*
  * Generic modes, written once over any spec.

@@ -353,6 +353,7 @@ sf_table_register_module (const sf_module_t *module, const char *origin,
                           char *why, size_t whylen)
 {
   const sf_cipher_spec_t *const *spec;
+  size_t saved_len = table_len;
   gpg_error_t err;
 
   if (module->abi_version != SF_ABI_VERSION)
@@ -370,7 +371,11 @@ sf_table_register_module (const sf_module_t *module, const char *origin,
     {
       err = sf_table_register (*spec, origin, why, whylen);
       if (err)
-        return err;
+        {
+          /* All or nothing: a module is refused whole.  */
+          table_len = saved_len;
+          return err;
+        }
     }
   return 0;
 }

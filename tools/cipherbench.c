@@ -34,6 +34,9 @@ struct options
   size_t bufsize;
   double seconds;
   int runs;
+  int auto_modules;           /* Load the module directory.  */
+  char **extensions;          /* Modules to load, NULL-terminated.  */
+  int n_extensions;
 };
 
 /* One measured implementation: median MiB/s for each direction.  */
@@ -63,6 +66,8 @@ usage (FILE *fp)
          "  --size BYTES    buffer size (default 16384)\n"
          "  --seconds S     CPU seconds per sample (default 0.2)\n"
          "  --runs N        samples per figure, median reported (default 5)\n"
+         "  --load-extension FILE  load a dynamic cipher module (repeatable)\n"
+         "  --no-auto-modules      do not load the module directory\n"
          "  --help          this text\n", fp);
 }
 
@@ -238,9 +243,14 @@ parse_args (int argc, char **argv, struct options *opt)
           usage (stdout);
           exit (0);
         }
+      if (!strcmp (arg, "--no-auto-modules"))
+        {
+          opt->auto_modules = 0;
+          continue;
+        }
       if (strcmp (arg, "--algo") && strcmp (arg, "--impl")
           && strcmp (arg, "--size") && strcmp (arg, "--seconds")
-          && strcmp (arg, "--runs"))
+          && strcmp (arg, "--runs") && strcmp (arg, "--load-extension"))
         die (arg, "unknown option (try --help)");
       if (!val)
         die (arg, "missing argument");
@@ -248,6 +258,8 @@ parse_args (int argc, char **argv, struct options *opt)
       errno = 0;
       if (!strcmp (arg, "--algo"))
         opt->algos = split_list (val);
+      else if (!strcmp (arg, "--load-extension"))
+        opt->extensions[opt->n_extensions++] = (char *) val;
       else if (!strcmp (arg, "--impl"))
         opt->impls = split_list (val);
       else if (!strcmp (arg, "--size"))
@@ -278,16 +290,28 @@ parse_args (int argc, char **argv, struct options *opt)
 int
 main (int argc, char **argv)
 {
-  struct options opt = { NULL, NULL, 16384, 0.2, 5 };
+  struct options opt = { NULL, NULL, 16384, 0.2, 5, 1, NULL, 0 };
   const sf_table_entry_t *e;
   size_t i, j;
   int matched = 0;
 
+  opt.extensions = calloc (argc, sizeof *opt.extensions);
+  if (!opt.extensions)
+    die ("out of core", strerror (errno));
   parse_args (argc, argv, &opt);
   if (!gcry_check_version ("1.10.0"))
     die ("libgcrypt", "version 1.10 or later is needed");
   gcry_control (GCRYCTL_INITIALIZATION_FINISHED, 0);
   sf_table_init ();
+  if (opt.auto_modules)
+    sf_module_load_dir (sf_module_dir ());
+  for (i = 0; i < (size_t) opt.n_extensions; i++)
+    {
+      char why[300];
+
+      if (sf_module_load (opt.extensions[i], why, sizeof why))
+        die (opt.extensions[i], why);
+    }
 
   /* Refuse a name the table does not know rather than print an
    * empty table.  */
