@@ -1,17 +1,21 @@
 #!/usr/bin/perl
-# corrupt-table.pl - copy a cipher module's source with one bit flipped
-# in the first constant of its first table, for the t-corrupt-* tests:
-# a module built that way must fail its self-test at registration.
+# corrupt-table.pl - copy a cipher module's source with the lowest bit
+# of every constant in its first table flipped, for the t-corrupt-*
+# tests: a module built from that copy must fail its self-test at
+# registration.  (One wrong entry alone may lie where no known answer
+# looks; a corrupted table must not.)
 use strict;
 use warnings;
 
-my ($in_table, $done) = (0, 0);
+my ($state, $flipped) = ('before', 0);
 while (my $line = <>) {
-    $in_table = 1 if !$done && $line =~ /^\s*static const [\w\s]+\[[^\]]*\].*=/;
-    if ($in_table && !$done
-        && $line =~ s/\b0x([0-9a-fA-F]*)([0-9a-fA-F])\b/sprintf("0x%s%x", $1, hex($2) ^ 1)/e) {
-        $done = 1;
+    if ($state eq 'before' && $line =~ /^\s*static const [\w\s]+\[[^\]]*\].*=/) {
+        $state = 'inside';
+    }
+    if ($state eq 'inside') {
+        $flipped += ($line =~ s/\b0x([0-9a-fA-F]*)([0-9a-fA-F])\b/sprintf("0x%s%x", $1, hex($2) ^ 1)/ge);
+        $state = 'after' if $line =~ /};/;
     }
     print $line;
 }
-die "corrupt-table.pl: no table constant found\n" unless $done;
+die "corrupt-table.pl: no table constant found\n" unless $flipped;
