@@ -8,7 +8,8 @@
  *     the generic modes (and so through the module's bulk functions),
  *     against libgcrypt's own implementation of that mode.
  * SFENC_DIFF_KEYS changes the number of keys (never below 10,000 in
- * make check).
+ * make check).  Arguments name dynamic modules to load first, so an
+ * out-of-tree module is compared the same way.
  */
 #include <config.h>
 
@@ -191,7 +192,7 @@ diff_mode (const sf_cipher_spec_t *spec, enum sf_cipher_mode mode)
 }
 
 int
-main (void)
+main (int argc, char **argv)
 {
   const char *s = getenv ("SFENC_DIFF_KEYS");
   unsigned long nkeys = s ? strtoul (s, NULL, 10) : 10000;
@@ -200,6 +201,13 @@ main (void)
 
   test_init ("t-diff");
   prng_seed ();
+  for (i = 1; i < (size_t) argc; i++)
+    {
+      char why[300];
+      gpg_error_t err = sf_module_load (argv[i], why, sizeof why);
+
+      check (!err, "loading %s: %s", argv[i], why);
+    }
   for (i = 0; (e = sf_table_nth (i)); i++)
     {
       if (!strcmp (e->spec->impl, "gcrypt"))
