@@ -1,0 +1,1052 @@
+/* rijndael-aesni.c - AES (Rijndael with a 128-bit block), x86 AES-NI
+ *
+ * The Advanced Encryption Standard as specified in FIPS-197 (NIST,
+ * 2001), with 128-, 192- and 256-bit keys, as the OpenPGP algorithms
+ * AES (id 7), AES192 (id 8) and AES256 (id 9) of RFC 4880 9.2, using
+ * the AES instructions of x86 processors (Intel, "Advanced Encryption
+ * Standard (AES) New Instructions Set", 2010) through compiler
+ * intrinsics.  Only the functions that execute those instructions are
+ * compiled for them (target attributes); the program as a whole stays
+ * generic and asks aesni_usable() before using this implementation.
+ *
+ * The key expansion is FIPS-197 5.2 written on words; SubWord is
+ * computed with AESENCLAST on a register holding the word in all four
+ * columns, where ShiftRows has nothing to move.  Decryption uses the
+ * equivalent inverse cipher of FIPS-197 5.3.5, whose round keys
+ * AESIMC produces.
+ *
+ * The serial modes (CFB and CBC encryption) keep the round keys in
+ * registers and take every XOR they can off the dependency chain from
+ * block to block; in CFB the chaining XOR is folded into the last
+ * round key, so the chain is the AES rounds alone.  The parallel modes
+ * (CFB and CBC decryption, CTR, ECB) run eight independent blocks
+ * through each round so that the pipelined AES units stay busy, and
+ * where the processor has VAES (AES rounds on both halves of a 256-bit
+ * register) and the OS saves the AVX registers, sixteen blocks in
+ * eight 256-bit registers.
+ *
+ * On other processors the specs still exist, for a consistent cipher
+ * list, but report themselves unusable.
+ *
+ * Known answers: FIPS-197 Appendix C; NIST SP 800-38A Appendix F.1
+ * (ECB); NIST CAVP AESAVS KAT_AES.zip (GFSbox, KeySbox, VarKey).
+ */
+
+#include <stdint.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "sfcipher.h"
+
+#define AES_BLOCKSIZE 16
+#define AES_MAX_ROUNDS 14
+
+#if defined(__x86_64__) || defined(__i386__)
+
+#include <immintrin.h>
+#include <cpuid.h>
+
+#define AESNI_TARGET __attribute__ ((target ("aes,sse4.1")))
+#define AESNI_INLINE static inline __attribute__ ((always_inline)) AESNI_TARGET
+#define VAES_TARGET __attribute__ ((target ("aes,vaes,avx2")))
+#define VAES_INLINE static inline __attribute__ ((always_inline)) VAES_TARGET
+
+typedef struct
+{
+  __m128i enc_keys[AES_MAX_ROUNDS + 1];
+  /* Equivalent inverse cipher: reversed, AESIMC on the inner keys.  */
+  __m128i dec_keys[AES_MAX_ROUNDS + 1];
+  unsigned int rounds;
+  /* Set by setkey when the parallel modes may use VAES.  */
+  int use_vaes;
+} aesni_context_t;
+
+/* Round constants of the key expansion, x^(i-1) in GF(2^8) (FIPS-197
+ * 5.2); 10 are enough for the 128-bit key, fewer for the longer keys.  */
+static const unsigned char rcon[10] =
+  {
+    0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36
+  };
+
+
+static int
+aesni_usable (void)
+{
+  unsigned int eax, ebx, ecx, edx;
+
+  if (!__get_cpuid (1, &eax, &ebx, &ecx, &edx))
+    return 0;
+  return (ecx & bit_AES) && (ecx & bit_SSSE3) && (ecx & bit_SSE4_1);
+}
+
+/* VAES applies an AES round to both halves of a 256-bit register,
+ * which doubles the throughput of the parallel modes on processors
+ * that execute it at the rate of the 128-bit instructions.  Besides
+ * the CPU flags, the OS must save the YMM registers (XCR0 bits 1-2).  */
+static int
+vaes_usable (void)
+{
+  unsigned int eax, ebx, ecx, edx, xcr0_lo, xcr0_hi;
+
+  if (!__get_cpuid (1, &eax, &ebx, &ecx, &edx)
+      || !(ecx & bit_OSXSAVE) || !(ecx & bit_AVX))
+    return 0;
+  __asm__ ("xgetbv" : "=a" (xcr0_lo), "=d" (xcr0_hi) : "c" (0));
+  if ((xcr0_lo & 6) != 6)
+    return 0;
+  if (!__get_cpuid_count (7, 0, &eax, &ebx, &ecx, &edx))
+    return 0;
+  return (ebx & bit_AVX2) && (ecx & bit_VAES);
+}
+
+static void
+wipe (void *p, size_t n)
+{
+  volatile unsigned char *vp = p;
+
+  while (n--)
+    *vp++ = 0;
+}
+
+AESNI_INLINE __m128i
+loadu (const unsigned char *p)
+{
+  return _mm_loadu_si128 ((const __m128i *)p);
+}
+
+AESNI_INLINE void
+storeu (unsigned char *p, __m128i x)
+{
+  _mm_storeu_si128 ((__m128i *)p, x);
+}
+
+
+/*
+ * Key schedule.  Words hold the key bytes in memory order, so on this
+ * little-endian machine the first byte of a word is its low byte.
+ */
+
+AESNI_INLINE uint32_t
+sub_word (uint32_t w)
+{
+  __m128i x = _mm_set1_epi32 ((int)w);
+
+  x = _mm_aesenclast_si128 (x, _mm_setzero_si128 ());
+  return (uint32_t)_mm_cvtsi128_si32 (x);
+}
+
+AESNI_TARGET static void
+expand_key (aesni_context_t *ctx, const unsigned char *key, size_t keylen)
+{
+  uint32_t w[4 * (AES_MAX_ROUNDS + 1)];
+  unsigned int nk = keylen / 4;
+  unsigned int rounds = nk + 6;
+  unsigned int nwords = 4 * (rounds + 1);
+  unsigned int i;
+
+  ctx->rounds = rounds;
+  memcpy (w, key, keylen);
+  for (i = nk; i < nwords; i++)
+    {
+      uint32_t temp = w[i - 1];
+
+      if (i % nk == 0)
+        /* RotWord moves the first byte, the low one here, last.  */
+        temp = sub_word ((temp >> 8) | (temp << 24)) ^ rcon[i / nk - 1];
+      else if (nk > 6 && i % nk == 4)
+        temp = sub_word (temp);
+      w[i] = w[i - nk] ^ temp;
+    }
+
+  for (i = 0; i <= rounds; i++)
+    ctx->enc_keys[i] = _mm_loadu_si128 ((const __m128i *)(w + 4 * i));
+  ctx->dec_keys[0] = ctx->enc_keys[rounds];
+  for (i = 1; i < rounds; i++)
+    ctx->dec_keys[i] = _mm_aesimc_si128 (ctx->enc_keys[rounds - i]);
+  ctx->dec_keys[rounds] = ctx->enc_keys[0];
+
+  wipe (w, sizeof w);
+}
+
+static gpg_error_t
+setkey_checked (void *ctx, const unsigned char *key, size_t keylen,
+                size_t wanted)
+{
+  if (keylen != wanted)
+    return gpg_error (GPG_ERR_INV_KEYLEN);
+  /* Also clears the round keys a shorter key leaves unused, which the
+   * serial modes load anyway.  */
+  wipe (ctx, sizeof (aesni_context_t));
+  expand_key (ctx, key, keylen);
+  ((aesni_context_t *)ctx)->use_vaes = vaes_usable ();
+  return 0;
+}
+
+static gpg_error_t
+aes128_setkey (void *ctx, const unsigned char *key, size_t keylen)
+{
+  return setkey_checked (ctx, key, keylen, 16);
+}
+
+static gpg_error_t
+aes192_setkey (void *ctx, const unsigned char *key, size_t keylen)
+{
+  return setkey_checked (ctx, key, keylen, 24);
+}
+
+static gpg_error_t
+aes256_setkey (void *ctx, const unsigned char *key, size_t keylen)
+{
+  return setkey_checked (ctx, key, keylen, 32);
+}
+
+
+/*
+ * One block.
+ */
+
+AESNI_INLINE __m128i
+encrypt_block (const aesni_context_t *ctx, __m128i x)
+{
+  const __m128i *k = ctx->enc_keys;
+  unsigned int r;
+
+  x = _mm_xor_si128 (x, k[0]);
+  for (r = 1; r < ctx->rounds; r++)
+    x = _mm_aesenc_si128 (x, k[r]);
+  return _mm_aesenclast_si128 (x, k[ctx->rounds]);
+}
+
+AESNI_INLINE __m128i
+decrypt_block (const aesni_context_t *ctx, __m128i x)
+{
+  const __m128i *k = ctx->dec_keys;
+  unsigned int r;
+
+  x = _mm_xor_si128 (x, k[0]);
+  for (r = 1; r < ctx->rounds; r++)
+    x = _mm_aesdec_si128 (x, k[r]);
+  return _mm_aesdeclast_si128 (x, k[ctx->rounds]);
+}
+
+AESNI_TARGET static void
+aesni_encrypt (const void *ctx, unsigned char *out, const unsigned char *in)
+{
+  storeu (out, encrypt_block (ctx, loadu (in)));
+}
+
+AESNI_TARGET static void
+aesni_decrypt (const void *ctx, unsigned char *out, const unsigned char *in)
+{
+  storeu (out, decrypt_block (ctx, loadu (in)));
+}
+
+
+/*
+ * Eight blocks at a time.  The macros work on the variables B0 .. B7
+ * of the function using them.
+ */
+
+#define FOR_EIGHT(OP) \
+  do { OP (0); OP (1); OP (2); OP (3); OP (4); OP (5); OP (6); OP (7); } \
+  while (0)
+
+#define LOAD_(i)      b ## i = loadu (in + i * AES_BLOCKSIZE)
+#define XOR_KEY_(i)   b ## i = _mm_xor_si128 (b ## i, rk_)
+#define AESENC_(i)    b ## i = _mm_aesenc_si128 (b ## i, rk_)
+#define AESDEC_(i)    b ## i = _mm_aesdec_si128 (b ## i, rk_)
+
+/* All rounds but the last on B0 .. B7 with the round keys K.  */
+#define ENCRYPT_EIGHT(k, rounds)                                        \
+  do {                                                                  \
+    __m128i rk_ = (k)[0];                                               \
+    unsigned int r_;                                                    \
+    FOR_EIGHT (XOR_KEY_);                                               \
+    for (r_ = 1; r_ < (rounds); r_++)                                   \
+      {                                                                 \
+        rk_ = (k)[r_];                                                  \
+        FOR_EIGHT (AESENC_);                                            \
+      }                                                                 \
+  } while (0)
+
+#define DECRYPT_EIGHT(k, rounds)                                        \
+  do {                                                                  \
+    __m128i rk_ = (k)[0];                                               \
+    unsigned int r_;                                                    \
+    FOR_EIGHT (XOR_KEY_);                                               \
+    for (r_ = 1; r_ < (rounds); r_++)                                   \
+      {                                                                 \
+        rk_ = (k)[r_];                                                  \
+        FOR_EIGHT (AESDEC_);                                            \
+      }                                                                 \
+  } while (0)
+
+
+
+/* The counter block as two host-order halves of a 128-bit big-endian
+ * number; counter_block() turns HI:LO back into memory order.  */
+AESNI_INLINE __m128i
+counter_block (uint64_t hi, uint64_t lo)
+{
+  return _mm_set_epi64x ((long long)__builtin_bswap64 (lo),
+                         (long long)__builtin_bswap64 (hi));
+}
+
+AESNI_INLINE uint64_t
+load_be64 (const unsigned char *p)
+{
+  uint64_t v;
+
+  memcpy (&v, p, sizeof v);
+  return __builtin_bswap64 (v);
+}
+
+AESNI_INLINE void
+store_be64 (unsigned char *p, uint64_t v)
+{
+  v = __builtin_bswap64 (v);
+  memcpy (p, &v, sizeof v);
+}
+
+
+/*
+ * Sixteen blocks at a time with VAES: eight 256-bit registers Y0 .. Y7
+ * of two blocks each.  These functions take a multiple of 16 blocks;
+ * the bulk functions below do the rest with the 128-bit code.
+ */
+
+#define Y_LOAD_(i)    y ## i = loadu256 (in + 32 * i)
+#define Y_XOR_KEY_(i) y ## i = _mm256_xor_si256 (y ## i, rk_)
+#define Y_AESENC_(i)  y ## i = _mm256_aesenc_epi128 (y ## i, rk_)
+#define Y_AESDEC_(i)  y ## i = _mm256_aesdec_epi128 (y ## i, rk_)
+
+#define VAES_ENCRYPT_EIGHT(k, rounds)                                   \
+  do {                                                                  \
+    __m256i rk_ = _mm256_broadcastsi128_si256 ((k)[0]);                 \
+    unsigned int r_;                                                    \
+    FOR_EIGHT (Y_XOR_KEY_);                                             \
+    for (r_ = 1; r_ < (rounds); r_++)                                   \
+      {                                                                 \
+        rk_ = _mm256_broadcastsi128_si256 ((k)[r_]);                    \
+        FOR_EIGHT (Y_AESENC_);                                          \
+      }                                                                 \
+  } while (0)
+
+#define VAES_DECRYPT_EIGHT(k, rounds)                                   \
+  do {                                                                  \
+    __m256i rk_ = _mm256_broadcastsi128_si256 ((k)[0]);                 \
+    unsigned int r_;                                                    \
+    FOR_EIGHT (Y_XOR_KEY_);                                             \
+    for (r_ = 1; r_ < (rounds); r_++)                                   \
+      {                                                                 \
+        rk_ = _mm256_broadcastsi128_si256 ((k)[r_]);                    \
+        FOR_EIGHT (Y_AESDEC_);                                          \
+      }                                                                 \
+  } while (0)
+
+VAES_INLINE __m256i
+loadu256 (const unsigned char *p)
+{
+  return _mm256_loadu_si256 ((const __m256i *)p);
+}
+
+VAES_INLINE void
+storeu256 (unsigned char *p, __m256i x)
+{
+  _mm256_storeu_si256 ((__m256i *)p, x);
+}
+
+VAES_TARGET static void
+vaes_ecb_enc (const aesni_context_t *ctx, unsigned char *out,
+              const unsigned char *in, size_t nblocks)
+{
+  const __m128i *k = ctx->enc_keys;
+  unsigned int rounds = ctx->rounds;
+  __m256i y0, y1, y2, y3, y4, y5, y6, y7;
+  __m256i rk_last = _mm256_broadcastsi128_si256 (k[rounds]);
+
+  for (; nblocks; nblocks -= 16, in += 16 * AES_BLOCKSIZE,
+         out += 16 * AES_BLOCKSIZE)
+    {
+#define Y_LAST_(i)                                                      \
+      storeu256 (out + 32 * i, _mm256_aesenclast_epi128 (y ## i, rk_last))
+      FOR_EIGHT (Y_LOAD_);
+      VAES_ENCRYPT_EIGHT (k, rounds);
+      FOR_EIGHT (Y_LAST_);
+#undef Y_LAST_
+    }
+}
+
+VAES_TARGET static void
+vaes_ecb_dec (const aesni_context_t *ctx, unsigned char *out,
+              const unsigned char *in, size_t nblocks)
+{
+  const __m128i *k = ctx->dec_keys;
+  unsigned int rounds = ctx->rounds;
+  __m256i y0, y1, y2, y3, y4, y5, y6, y7;
+  __m256i rk_last = _mm256_broadcastsi128_si256 (k[rounds]);
+
+  for (; nblocks; nblocks -= 16, in += 16 * AES_BLOCKSIZE,
+         out += 16 * AES_BLOCKSIZE)
+    {
+#define Y_LAST_(i)                                                      \
+      storeu256 (out + 32 * i, _mm256_aesdeclast_epi128 (y ## i, rk_last))
+      FOR_EIGHT (Y_LOAD_);
+      VAES_DECRYPT_EIGHT (k, rounds);
+      FOR_EIGHT (Y_LAST_);
+#undef Y_LAST_
+    }
+}
+
+VAES_TARGET static void
+vaes_cfb_dec (const aesni_context_t *ctx, unsigned char *iv,
+              unsigned char *out, const unsigned char *in, size_t nblocks)
+{
+  const __m128i *k = ctx->enc_keys;
+  unsigned int rounds = ctx->rounds;
+  __m256i y0, y1, y2, y3, y4, y5, y6, y7;
+  __m256i rk_last = _mm256_broadcastsi128_si256 (k[rounds]);
+  __m128i prev = loadu (iv);
+
+  for (; nblocks; nblocks -= 16, in += 16 * AES_BLOCKSIZE,
+         out += 16 * AES_BLOCKSIZE)
+    {
+      /* Block i is encrypted from ciphertext i - 1: the registers hold
+       * the input shifted by one block.  */
+#define Y_LOAD_PREV_(i) y ## i = loadu256 (in + 32 * i - AES_BLOCKSIZE)
+      y0 = _mm256_set_m128i (loadu (in), prev);
+      Y_LOAD_PREV_ (1);
+      Y_LOAD_PREV_ (2);
+      Y_LOAD_PREV_ (3);
+      Y_LOAD_PREV_ (4);
+      Y_LOAD_PREV_ (5);
+      Y_LOAD_PREV_ (6);
+      Y_LOAD_PREV_ (7);
+#undef Y_LOAD_PREV_
+      prev = loadu (in + 15 * AES_BLOCKSIZE);
+      VAES_ENCRYPT_EIGHT (k, rounds);
+      /* As in the 128-bit code, the ciphertext is read again for the
+       * XOR, folded into the last round key, before each store.  */
+#define Y_LAST_(i)                                                      \
+      storeu256 (out + 32 * i,                                          \
+                 _mm256_aesenclast_epi128                               \
+                   (y ## i, _mm256_xor_si256 (rk_last,                  \
+                                              loadu256 (in + 32 * i))))
+      FOR_EIGHT (Y_LAST_);
+#undef Y_LAST_
+    }
+  storeu (iv, prev);
+}
+
+VAES_TARGET static void
+vaes_cbc_dec (const aesni_context_t *ctx, unsigned char *iv,
+              unsigned char *out, const unsigned char *in, size_t nblocks)
+{
+  const __m128i *k = ctx->dec_keys;
+  unsigned int rounds = ctx->rounds;
+  __m256i y0, y1, y2, y3, y4, y5, y6, y7;
+  __m256i rk_last = _mm256_broadcastsi128_si256 (k[rounds]);
+  __m128i prev = loadu (iv);
+
+  for (; nblocks; nblocks -= 16, in += 16 * AES_BLOCKSIZE,
+         out += 16 * AES_BLOCKSIZE)
+    {
+      FOR_EIGHT (Y_LOAD_);
+      VAES_DECRYPT_EIGHT (k, rounds);
+      /* Plaintext i is D(C[i]) ^ C[i - 1].  All ciphertext is read
+       * before the first store, which may overwrite it.  */
+      y0 = _mm256_aesdeclast_epi128
+             (y0, _mm256_xor_si256 (rk_last,
+                                    _mm256_set_m128i (loadu (in), prev)));
+#define Y_LAST_(i)                                                      \
+      y ## i = _mm256_aesdeclast_epi128                                 \
+                 (y ## i,                                               \
+                  _mm256_xor_si256 (rk_last,                            \
+                                    loadu256 (in + 32 * i - AES_BLOCKSIZE)))
+      Y_LAST_ (1);
+      Y_LAST_ (2);
+      Y_LAST_ (3);
+      Y_LAST_ (4);
+      Y_LAST_ (5);
+      Y_LAST_ (6);
+      Y_LAST_ (7);
+#undef Y_LAST_
+      prev = loadu (in + 15 * AES_BLOCKSIZE);
+#define Y_STORE_(i) storeu256 (out + 32 * i, y ## i)
+      FOR_EIGHT (Y_STORE_);
+#undef Y_STORE_
+    }
+  storeu (iv, prev);
+}
+
+VAES_TARGET static void
+vaes_ctr (const aesni_context_t *ctx, unsigned char *iv, unsigned char *out,
+          const unsigned char *in, size_t nblocks)
+{
+  const __m128i *k = ctx->enc_keys;
+  unsigned int rounds = ctx->rounds;
+  __m256i y0, y1, y2, y3, y4, y5, y6, y7;
+  __m256i rk_last = _mm256_broadcastsi128_si256 (k[rounds]);
+  /* Reverses the bytes of each 128-bit lane: a counter kept as a
+   * little-endian 128-bit number becomes the big-endian block.  */
+  const __m256i bswap128 =
+    _mm256_broadcastsi128_si256 (_mm_set_epi8 (0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+                                               10, 11, 12, 13, 14, 15));
+  const __m256i two = _mm256_set_epi64x (0, 2, 0, 2);
+  uint64_t hi = load_be64 (iv);
+  uint64_t lo = load_be64 (iv + 8);
+
+  for (; nblocks; nblocks -= 16, in += 16 * AES_BLOCKSIZE,
+         out += 16 * AES_BLOCKSIZE)
+    {
+      if (lo <= UINT64_MAX - 15)
+        {
+          /* No carry into HI: add to the low halves in the vector.  */
+          __m256i c = _mm256_set_epi64x ((long long)hi, (long long)(lo + 1),
+                                         (long long)hi, (long long)lo);
+#define Y_COUNTER_(i)                                                   \
+          y ## i = _mm256_shuffle_epi8 (c, bswap128);                   \
+          c = _mm256_add_epi64 (c, two)
+          FOR_EIGHT (Y_COUNTER_);
+#undef Y_COUNTER_
+        }
+      else
+        {
+#define Y_COUNTER_(i)                                                   \
+          y ## i = _mm256_set_m128i                                     \
+                     (counter_block (hi + (lo + 2 * i + 1 < lo),        \
+                                     lo + 2 * i + 1),                   \
+                      counter_block (hi + (lo + 2 * i < lo), lo + 2 * i))
+          FOR_EIGHT (Y_COUNTER_);
+#undef Y_COUNTER_
+        }
+      hi += lo + 16 < lo;
+      lo += 16;
+      VAES_ENCRYPT_EIGHT (k, rounds);
+#define Y_LAST_(i)                                                      \
+      storeu256 (out + 32 * i,                                          \
+                 _mm256_aesenclast_epi128                               \
+                   (y ## i, _mm256_xor_si256 (rk_last,                  \
+                                              loadu256 (in + 32 * i))))
+      FOR_EIGHT (Y_LAST_);
+#undef Y_LAST_
+    }
+  store_be64 (iv, hi);
+  store_be64 (iv + 8, lo);
+}
+
+
+/*
+ * Bulk functions.
+ */
+
+AESNI_TARGET static void
+aesni_ecb_enc (const void *ctx_arg, unsigned char *out,
+               const unsigned char *in, size_t nblocks)
+{
+  const aesni_context_t *ctx = ctx_arg;
+  const __m128i *k = ctx->enc_keys;
+  unsigned int rounds = ctx->rounds;
+  __m128i b0, b1, b2, b3, b4, b5, b6, b7, rk_last = k[rounds];
+
+  if (ctx->use_vaes && nblocks >= 16)
+    {
+      size_t n = nblocks & ~(size_t)15;
+
+      vaes_ecb_enc (ctx, out, in, n);
+      in += n * AES_BLOCKSIZE;
+      out += n * AES_BLOCKSIZE;
+      nblocks -= n;
+    }
+
+  for (; nblocks >= 8; nblocks -= 8, in += 8 * AES_BLOCKSIZE,
+         out += 8 * AES_BLOCKSIZE)
+    {
+#define LAST_(i) storeu (out + i * AES_BLOCKSIZE,                       \
+                         _mm_aesenclast_si128 (b ## i, rk_last))
+      FOR_EIGHT (LOAD_);
+      ENCRYPT_EIGHT (k, rounds);
+      FOR_EIGHT (LAST_);
+#undef LAST_
+    }
+  for (; nblocks; nblocks--, in += AES_BLOCKSIZE, out += AES_BLOCKSIZE)
+    storeu (out, encrypt_block (ctx, loadu (in)));
+}
+
+AESNI_TARGET static void
+aesni_ecb_dec (const void *ctx_arg, unsigned char *out,
+               const unsigned char *in, size_t nblocks)
+{
+  const aesni_context_t *ctx = ctx_arg;
+  const __m128i *k = ctx->dec_keys;
+  unsigned int rounds = ctx->rounds;
+  __m128i b0, b1, b2, b3, b4, b5, b6, b7, rk_last = k[rounds];
+
+  if (ctx->use_vaes && nblocks >= 16)
+    {
+      size_t n = nblocks & ~(size_t)15;
+
+      vaes_ecb_dec (ctx, out, in, n);
+      in += n * AES_BLOCKSIZE;
+      out += n * AES_BLOCKSIZE;
+      nblocks -= n;
+    }
+
+  for (; nblocks >= 8; nblocks -= 8, in += 8 * AES_BLOCKSIZE,
+         out += 8 * AES_BLOCKSIZE)
+    {
+#define LAST_(i) storeu (out + i * AES_BLOCKSIZE,                       \
+                         _mm_aesdeclast_si128 (b ## i, rk_last))
+      FOR_EIGHT (LOAD_);
+      DECRYPT_EIGHT (k, rounds);
+      FOR_EIGHT (LAST_);
+#undef LAST_
+    }
+  for (; nblocks; nblocks--, in += AES_BLOCKSIZE, out += AES_BLOCKSIZE)
+    storeu (out, decrypt_block (ctx, loadu (in)));
+}
+
+/* CBC and CFB encryption: one block after the other.  ROUNDS is a
+ * constant at each call site, so the round keys live in registers and
+ * the round sequence is straight-line code.  */
+AESNI_INLINE void
+cbc_enc_rounds (const aesni_context_t *ctx, unsigned int rounds,
+                unsigned char *iv, unsigned char *out,
+                const unsigned char *in, size_t nblocks)
+{
+  const __m128i *k = ctx->enc_keys;
+  __m128i k0 = k[0], k1 = k[1], k2 = k[2], k3 = k[3], k4 = k[4];
+  __m128i k5 = k[5], k6 = k[6], k7 = k[7], k8 = k[8], k9 = k[9];
+  __m128i k10 = k[10], k11 = k[11], k12 = k[12], k13 = k[13];
+  __m128i k_last = k[rounds];
+  __m128i x = loadu (iv);
+
+  for (; nblocks; nblocks--, in += AES_BLOCKSIZE, out += AES_BLOCKSIZE)
+    {
+      /* The plaintext and the first round key are combined off the
+       * chain; only the XOR with the previous block is on it.  */
+      x = _mm_xor_si128 (x, _mm_xor_si128 (loadu (in), k0));
+      x = _mm_aesenc_si128 (x, k1);
+      x = _mm_aesenc_si128 (x, k2);
+      x = _mm_aesenc_si128 (x, k3);
+      x = _mm_aesenc_si128 (x, k4);
+      x = _mm_aesenc_si128 (x, k5);
+      x = _mm_aesenc_si128 (x, k6);
+      x = _mm_aesenc_si128 (x, k7);
+      x = _mm_aesenc_si128 (x, k8);
+      x = _mm_aesenc_si128 (x, k9);
+      if (rounds > 10)
+        {
+          x = _mm_aesenc_si128 (x, k10);
+          x = _mm_aesenc_si128 (x, k11);
+        }
+      if (rounds > 12)
+        {
+          x = _mm_aesenc_si128 (x, k12);
+          x = _mm_aesenc_si128 (x, k13);
+        }
+      x = _mm_aesenclast_si128 (x, k_last);
+      storeu (out, x);
+    }
+  storeu (iv, x);
+}
+
+AESNI_TARGET static void
+aesni_cbc_enc (const void *ctx_arg, unsigned char *iv, unsigned char *out,
+               const unsigned char *in, size_t nblocks)
+{
+  const aesni_context_t *ctx = ctx_arg;
+
+  if (ctx->rounds == 10)
+    cbc_enc_rounds (ctx, 10, iv, out, in, nblocks);
+  else if (ctx->rounds == 12)
+    cbc_enc_rounds (ctx, 12, iv, out, in, nblocks);
+  else
+    cbc_enc_rounds (ctx, 14, iv, out, in, nblocks);
+}
+
+AESNI_INLINE void
+cfb_enc_rounds (const aesni_context_t *ctx, unsigned int rounds,
+                unsigned char *iv, unsigned char *out,
+                const unsigned char *in, size_t nblocks)
+{
+  const __m128i *k = ctx->enc_keys;
+  __m128i k0 = k[0], k1 = k[1], k2 = k[2], k3 = k[3], k4 = k[4];
+  __m128i k5 = k[5], k6 = k[6], k7 = k[7], k8 = k[8], k9 = k[9];
+  __m128i k10 = k[10], k11 = k[11], k12 = k[12], k13 = k[13];
+  /* The last round key with the first folded in: AESENCLAST then
+   * yields the next ciphertext already whitened for the next block,
+   * and the ciphertext itself is one XOR away, off the chain.  */
+  __m128i k_last_k0 = _mm_xor_si128 (k[rounds], k0);
+  __m128i x = _mm_xor_si128 (loadu (iv), k0);
+
+  for (; nblocks; nblocks--, in += AES_BLOCKSIZE, out += AES_BLOCKSIZE)
+    {
+      x = _mm_aesenc_si128 (x, k1);
+      x = _mm_aesenc_si128 (x, k2);
+      x = _mm_aesenc_si128 (x, k3);
+      x = _mm_aesenc_si128 (x, k4);
+      x = _mm_aesenc_si128 (x, k5);
+      x = _mm_aesenc_si128 (x, k6);
+      x = _mm_aesenc_si128 (x, k7);
+      x = _mm_aesenc_si128 (x, k8);
+      x = _mm_aesenc_si128 (x, k9);
+      if (rounds > 10)
+        {
+          x = _mm_aesenc_si128 (x, k10);
+          x = _mm_aesenc_si128 (x, k11);
+        }
+      if (rounds > 12)
+        {
+          x = _mm_aesenc_si128 (x, k12);
+          x = _mm_aesenc_si128 (x, k13);
+        }
+      x = _mm_aesenclast_si128 (x, _mm_xor_si128 (k_last_k0, loadu (in)));
+      storeu (out, _mm_xor_si128 (x, k0));
+    }
+  storeu (iv, _mm_xor_si128 (x, k0));
+}
+
+AESNI_TARGET static void
+aesni_cfb_enc (const void *ctx_arg, unsigned char *iv, unsigned char *out,
+               const unsigned char *in, size_t nblocks)
+{
+  const aesni_context_t *ctx = ctx_arg;
+
+  if (ctx->rounds == 10)
+    cfb_enc_rounds (ctx, 10, iv, out, in, nblocks);
+  else if (ctx->rounds == 12)
+    cfb_enc_rounds (ctx, 12, iv, out, in, nblocks);
+  else
+    cfb_enc_rounds (ctx, 14, iv, out, in, nblocks);
+}
+
+AESNI_TARGET static void
+aesni_cfb_dec (const void *ctx_arg, unsigned char *iv, unsigned char *out,
+               const unsigned char *in, size_t nblocks)
+{
+  const aesni_context_t *ctx = ctx_arg;
+  const __m128i *k = ctx->enc_keys;
+  unsigned int rounds = ctx->rounds;
+  __m128i b0, b1, b2, b3, b4, b5, b6, b7, rk_last = k[rounds];
+  __m128i prev;
+
+  if (ctx->use_vaes && nblocks >= 16)
+    {
+      size_t n = nblocks & ~(size_t)15;
+
+      vaes_cfb_dec (ctx, iv, out, in, n);
+      in += n * AES_BLOCKSIZE;
+      out += n * AES_BLOCKSIZE;
+      nblocks -= n;
+    }
+  prev = loadu (iv);
+
+  for (; nblocks >= 8; nblocks -= 8, in += 8 * AES_BLOCKSIZE,
+         out += 8 * AES_BLOCKSIZE)
+    {
+      /* Block i is encrypted from ciphertext i - 1.  */
+      b0 = prev;
+      b1 = loadu (in);
+      b2 = loadu (in + 1 * AES_BLOCKSIZE);
+      b3 = loadu (in + 2 * AES_BLOCKSIZE);
+      b4 = loadu (in + 3 * AES_BLOCKSIZE);
+      b5 = loadu (in + 4 * AES_BLOCKSIZE);
+      b6 = loadu (in + 5 * AES_BLOCKSIZE);
+      b7 = loadu (in + 6 * AES_BLOCKSIZE);
+      prev = loadu (in + 7 * AES_BLOCKSIZE);
+      ENCRYPT_EIGHT (k, rounds);
+      /* The XOR with the ciphertext is folded into the last round
+       * key.  Each ciphertext block is read again here, before the
+       * store that may overwrite it, rather than held in a register
+       * through the rounds.  */
+#define LAST_(i)                                                        \
+      storeu (out + i * AES_BLOCKSIZE,                                  \
+              _mm_aesenclast_si128                                      \
+                (b ## i, _mm_xor_si128 (rk_last,                        \
+                                        loadu (in + i * AES_BLOCKSIZE))))
+      FOR_EIGHT (LAST_);
+#undef LAST_
+    }
+  for (; nblocks; nblocks--, in += AES_BLOCKSIZE, out += AES_BLOCKSIZE)
+    {
+      __m128i c = loadu (in);
+
+      storeu (out, _mm_xor_si128 (encrypt_block (ctx, prev), c));
+      prev = c;
+    }
+  storeu (iv, prev);
+}
+
+AESNI_TARGET static void
+aesni_cbc_dec (const void *ctx_arg, unsigned char *iv, unsigned char *out,
+               const unsigned char *in, size_t nblocks)
+{
+  const aesni_context_t *ctx = ctx_arg;
+  const __m128i *k = ctx->dec_keys;
+  unsigned int rounds = ctx->rounds;
+  __m128i b0, b1, b2, b3, b4, b5, b6, b7, rk_last = k[rounds];
+  __m128i prev;
+
+  if (ctx->use_vaes && nblocks >= 16)
+    {
+      size_t n = nblocks & ~(size_t)15;
+
+      vaes_cbc_dec (ctx, iv, out, in, n);
+      in += n * AES_BLOCKSIZE;
+      out += n * AES_BLOCKSIZE;
+      nblocks -= n;
+    }
+  prev = loadu (iv);
+
+  for (; nblocks >= 8; nblocks -= 8, in += 8 * AES_BLOCKSIZE,
+         out += 8 * AES_BLOCKSIZE)
+    {
+      FOR_EIGHT (LOAD_);
+      DECRYPT_EIGHT (k, rounds);
+      /* Plaintext i is D(C[i]) ^ C[i - 1]; C[i] is read before the
+       * store of plaintext i, which may overwrite it.  */
+#define LAST_(i)                                                        \
+      do {                                                              \
+        __m128i c_ = loadu (in + i * AES_BLOCKSIZE);                    \
+        storeu (out + i * AES_BLOCKSIZE,                                \
+                _mm_aesdeclast_si128 (b ## i,                           \
+                                      _mm_xor_si128 (rk_last, prev)));  \
+        prev = c_;                                                      \
+      } while (0)
+      FOR_EIGHT (LAST_);
+#undef LAST_
+    }
+  for (; nblocks; nblocks--, in += AES_BLOCKSIZE, out += AES_BLOCKSIZE)
+    {
+      __m128i c = loadu (in);
+
+      storeu (out, _mm_xor_si128 (decrypt_block (ctx, c), prev));
+      prev = c;
+    }
+  storeu (iv, prev);
+}
+
+AESNI_TARGET static void
+aesni_ctr (const void *ctx_arg, unsigned char *iv, unsigned char *out,
+           const unsigned char *in, size_t nblocks)
+{
+  const aesni_context_t *ctx = ctx_arg;
+  const __m128i *k = ctx->enc_keys;
+  unsigned int rounds = ctx->rounds;
+  __m128i b0, b1, b2, b3, b4, b5, b6, b7, rk_last = k[rounds];
+  uint64_t hi, lo;
+
+  if (ctx->use_vaes && nblocks >= 16)
+    {
+      size_t n = nblocks & ~(size_t)15;
+
+      vaes_ctr (ctx, iv, out, in, n);
+      in += n * AES_BLOCKSIZE;
+      out += n * AES_BLOCKSIZE;
+      nblocks -= n;
+    }
+  hi = load_be64 (iv);
+  lo = load_be64 (iv + 8);
+
+  for (; nblocks >= 8; nblocks -= 8, in += 8 * AES_BLOCKSIZE,
+         out += 8 * AES_BLOCKSIZE)
+    {
+      /* Counter i is HI:LO + i, with the carry into HI.  */
+#define COUNTER_(i)                                                     \
+      b ## i = counter_block (hi + (lo + i < lo), lo + i)
+      FOR_EIGHT (COUNTER_);
+#undef COUNTER_
+      hi += lo + 8 < lo;
+      lo += 8;
+      ENCRYPT_EIGHT (k, rounds);
+#define LAST_(i)                                                        \
+      storeu (out + i * AES_BLOCKSIZE,                                  \
+              _mm_aesenclast_si128                                      \
+                (b ## i, _mm_xor_si128 (rk_last,                        \
+                                        loadu (in + i * AES_BLOCKSIZE))))
+      FOR_EIGHT (LAST_);
+#undef LAST_
+    }
+  for (; nblocks; nblocks--, in += AES_BLOCKSIZE, out += AES_BLOCKSIZE)
+    {
+      __m128i ks = encrypt_block (ctx, counter_block (hi, lo));
+
+      storeu (out, _mm_xor_si128 (ks, loadu (in)));
+      hi += ++lo == 0;
+    }
+  store_be64 (iv, hi);
+  store_be64 (iv + 8, lo);
+}
+
+#define AESNI_CONTEXT_SIZE sizeof (aesni_context_t)
+#define AESNI_FUNCS                                                     \
+  .encrypt = aesni_encrypt,                                             \
+  .decrypt = aesni_decrypt,                                             \
+  .ecb_enc = aesni_ecb_enc,                                             \
+  .ecb_dec = aesni_ecb_dec,                                             \
+  .cbc_enc = aesni_cbc_enc,                                             \
+  .cbc_dec = aesni_cbc_dec,                                             \
+  .cfb_enc = aesni_cfb_enc,                                             \
+  .cfb_dec = aesni_cfb_dec,                                             \
+  .ofb = NULL,                                                          \
+  .ctr = aesni_ctr
+
+#else /* Neither x86-64 nor i386.  */
+
+#include <stdlib.h>
+
+/* No AES instructions to use: the specs exist but are never usable,
+ * and setkey refuses every key.  */
+
+static int
+aesni_usable (void)
+{
+  return 0;
+}
+
+static gpg_error_t
+aesni_setkey_unsupported (void *ctx, const unsigned char *key, size_t keylen)
+{
+  (void)ctx;
+  (void)key;
+  (void)keylen;
+  return gpg_error (GPG_ERR_NOT_SUPPORTED);
+}
+
+/* Unreachable without a key; stop rather than return a block that is
+ * not ciphertext.  */
+static void
+aesni_crypt_unsupported (const void *ctx, unsigned char *out,
+                         const unsigned char *in)
+{
+  (void)ctx;
+  (void)out;
+  (void)in;
+  abort ();
+}
+
+/* Every key size is refused alike.  */
+#define aes128_setkey aesni_setkey_unsupported
+#define aes192_setkey aesni_setkey_unsupported
+#define aes256_setkey aesni_setkey_unsupported
+#define AESNI_CONTEXT_SIZE ((size_t)AES_BLOCKSIZE)
+#define AESNI_FUNCS                                                     \
+  .encrypt = aesni_crypt_unsupported,                                   \
+  .decrypt = aesni_crypt_unsupported
+
+#endif /* Neither x86-64 nor i386.  */
+
+
+/*
+ * Known answers.
+ */
+
+/* FIPS-197 Appendix C; NIST SP 800-38A F.1.1, F.1.3, F.1.5 (ECB, four
+ * blocks); NIST CAVP AESAVS KAT_AES.zip, ECB GFSbox, KeySbox and
+ * VarKey COUNT = 0.  */
+
+static const sf_kat_t aes128_kats[] =
+  {
+    { "000102030405060708090a0b0c0d0e0f",
+      "00112233445566778899aabbccddeeff",
+      "69c4e0d86a7b0430d8cdb78070b4c55a" },
+    { "2b7e151628aed2a6abf7158809cf4f3c",
+      "6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51"
+      "30c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710",
+      "3ad77bb40d7a3660a89ecaf32466ef97f5d3d58503b9699de785895a96fdbaaf"
+      "43b1cd7f598ece23881b00e3ed0306887b0c785e27e8ad3f8223207104725dd4" },
+    { "00000000000000000000000000000000",
+      "f34481ec3cc627bacd5dc3fb08f273e6",
+      "0336763e966d92595a567cc9ce537f5e" },
+    { "10a58869d74be5a374cf867cfb473859",
+      "00000000000000000000000000000000",
+      "6d251e6944b051e04eaa6fb4dbf78465" },
+    { "80000000000000000000000000000000",
+      "00000000000000000000000000000000",
+      "0edd33d3c621e546455bd8ba1418bec8" }
+  };
+
+static const sf_kat_t aes192_kats[] =
+  {
+    { "000102030405060708090a0b0c0d0e0f1011121314151617",
+      "00112233445566778899aabbccddeeff",
+      "dda97ca4864cdfe06eaf70a0ec0d7191" },
+    { "8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b",
+      "6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51"
+      "30c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710",
+      "bd334f1d6e45f25ff712a214571fa5cc974104846d0ad3ad7734ecb3ecee4eef"
+      "ef7afd2270e2e60adce0ba2face6444e9a4b41ba738d6c72fb16691603c18e0e" },
+    { "000000000000000000000000000000000000000000000000",
+      "1b077a6af4b7f98229de786d7516b639",
+      "275cfc0413d8ccb70513c3859b1d0f72" },
+    { "e9f065d7c13573587f7875357dfbb16c53489f6a4bd0f7cd",
+      "00000000000000000000000000000000",
+      "0956259c9cd5cfd0181cca53380cde06" },
+    { "800000000000000000000000000000000000000000000000",
+      "00000000000000000000000000000000",
+      "de885dc87f5a92594082d02cc1e1b42c" }
+  };
+
+static const sf_kat_t aes256_kats[] =
+  {
+    { "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+      "00112233445566778899aabbccddeeff",
+      "8ea2b7ca516745bfeafc49904b496089" },
+    { "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4",
+      "6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51"
+      "30c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710",
+      "f3eed1bdb5d2a03c064b5a7e3db181f8591ccb10d410ed26dc5ba74a31362870"
+      "b6ed21b99ca6f4f9f153e7b1beafed1d23304b7a39f9f3ff067d8d8f9e24ecc7" },
+    { "0000000000000000000000000000000000000000000000000000000000000000",
+      "014730f80ac625fe84f026c60bfd547d",
+      "5c9d844ed46f9885085e5d6a4f94c7d7" },
+    { "c47b0294dbbbee0fec4757f22ffeee3587ca4730c3d33b691df38bab076bc558",
+      "00000000000000000000000000000000",
+      "46f2fb342d6f0ab477476fc501242c5f" },
+    { "8000000000000000000000000000000000000000000000000000000000000000",
+      "00000000000000000000000000000000",
+      "e35a6dcb19b201a01ebcfa8aa22b5759" }
+  };
+
+
+/*
+ * Specs.
+ */
+
+static const char *const aes128_aliases[] =
+  { "AES128", "RIJNDAEL", "RIJNDAEL128", NULL };
+static const char *const aes192_aliases[] = { "RIJNDAEL192", NULL };
+static const char *const aes256_aliases[] = { "RIJNDAEL256", NULL };
+
+#define RIJNDAEL_AESNI_SPEC(NAME, ALIASES, ID, KEYLEN, SETKEY, KATS)     \
+  {                                                                     \
+    .abi_version = SF_ABI_VERSION,                                      \
+    .name = NAME,                                                       \
+    .aliases = ALIASES,                                                 \
+    .openpgp_id = ID,                                                   \
+    .blocksize = AES_BLOCKSIZE,                                         \
+    .keylen = KEYLEN,                                                   \
+    .contextsize = AESNI_CONTEXT_SIZE,                                  \
+    .impl = "aesni",                                                    \
+    .priority = SF_PRIO_ACCEL,                                          \
+    .hwf = "aesni",                                                     \
+    .usable = aesni_usable,                                             \
+    .setkey = SETKEY,                                                   \
+    .release = NULL,                                                    \
+    AESNI_FUNCS,                                                        \
+    .kats = KATS,                                                       \
+    .n_kats = sizeof (KATS) / sizeof (KATS[0])                          \
+  }
+
+static const sf_cipher_spec_t sf_spec_aes128_aesni =
+  RIJNDAEL_AESNI_SPEC ("AES", aes128_aliases, 7, 16, aes128_setkey,
+                       aes128_kats);
+static const sf_cipher_spec_t sf_spec_aes192_aesni =
+  RIJNDAEL_AESNI_SPEC ("AES192", aes192_aliases, 8, 24, aes192_setkey,
+                       aes192_kats);
+static const sf_cipher_spec_t sf_spec_aes256_aesni =
+  RIJNDAEL_AESNI_SPEC ("AES256", aes256_aliases, 9, 32, aes256_setkey,
+                       aes256_kats);
+
+SF_MODULE (rijndael_aesni, &sf_spec_aes128_aesni, &sf_spec_aes192_aesni, &sf_spec_aes256_aesni);
