@@ -158,3 +158,18 @@ mode_name (enum sf_cipher_mode mode)
     }
   return "?";
 }
+
+
+void
+test_load_modules (int argc, char **argv)
+{
+  int i;
+
+  for (i = 1; i < argc; i++)
+    {
+      char why[300];
+      gpg_error_t err = sf_module_load (argv[i], why, sizeof why);
+
+      check (!err, "loading %s: %s", argv[i], why);
+    }
+}

@@ -35,6 +35,8 @@ extern const char *test_name;
 
 /* Initialise libgcrypt as the program does and fill the cipher table.  */
 void test_init (const char *name);
+/* Load the dynamic modules named by the arguments ARGV[1..ARGC-1].  */
+void test_load_modules (int argc, char **argv);
 /* Print the summary; return the exit status.  */
 int test_finish (void);
 

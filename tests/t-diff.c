@@ -201,13 +201,7 @@ main (int argc, char **argv)
 
   test_init ("t-diff");
   prng_seed ();
-  for (i = 1; i < (size_t) argc; i++)
-    {
-      char why[300];
-      gpg_error_t err = sf_module_load (argv[i], why, sizeof why);
-
-      check (!err, "loading %s: %s", argv[i], why);
-    }
+  test_load_modules (argc, argv);
   for (i = 0; (e = sf_table_nth (i)); i++)
     {
       if (!strcmp (e->spec->impl, "gcrypt"))
