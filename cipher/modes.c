@@ -399,6 +399,8 @@ do_crypt (sf_cipher_hd_t hd, int encrypting, void *outbuf,
     case SF_MODE_CBC:
       if (len % bs)
         return gpg_error (GPG_ERR_INV_LENGTH);
+      if (!len)
+        break;
       if (hd->mode == SF_MODE_ECB)
         do_ecb (hd, encrypting, out, in, len / bs);
       else

@@ -83,7 +83,8 @@ typedef struct sf_kat
   const char *ciphertext;
 } sf_kat_t;
 
-/* Bulk functions: process NBLOCKS whole blocks from IN to OUT.  IV
+/* Bulk functions: process NBLOCKS whole blocks (at least one) from IN
+ * to OUT.  IV
  * is the chaining value (CBC, CFB, OFB) or the big-endian counter
  * (CTR); on return it holds the value for the next call.  */
 typedef void (*sf_bulk_ecb_t) (const void *ctx, unsigned char *out,

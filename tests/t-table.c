@@ -80,11 +80,15 @@ register_copy (const sf_cipher_spec_t *copy, char *why, size_t whylen)
 {
   /* The table keeps the pointer: give it storage that lives on.  */
   sf_cipher_spec_t *keep = malloc (sizeof *keep);
+  gpg_error_t err;
 
   if (!keep)
     exit (1);
   *keep = *copy;
-  return sf_table_register (keep, NULL, why, whylen);
+  err = sf_table_register (keep, NULL, why, whylen);
+  if (err)
+    free (keep);
+  return err;
 }
 
 
