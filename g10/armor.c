@@ -1,0 +1,488 @@
+/* armor.c - OpenPGP ASCII armor, writing and reading
+ *
+ * Radix-64 armor as in RFC 4880 6: "-----BEGIN PGP MESSAGE-----",
+ * optional "Key: Value" headers, a blank line, base64 (RFC 4648) in
+ * lines of 64 characters, the CRC-24 of the data ("=" and four
+ * characters) and the END line.  The CRC-24 (RFC 4880 6.1: initial
+ * value 0xB704CE, generator 0x1864CFB) is computed with a table.
+ * Checked against GnuPG's armor in tests/sfenc-interop.bats.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sfenc.h"
+
+#define CRC24_INIT 0xb704ceu
+#define CRC24_POLY 0x1864cfbu
+
+#define BEGIN_LINE "-----BEGIN PGP MESSAGE-----"
+#define END_LINE "-----END PGP MESSAGE-----"
+
+/* Characters per armor line, as gpg writes them.  */
+#define LINE_CHARS 64
+
+/* Longest header line accepted while reading.  */
+#define MAX_LINE 1024
+
+static const char b64chars[] =
+  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static uint32_t crc24_table[256];
+static signed char b64values[256];
+
+
+/* Fill the CRC-24 and base64 tables once.  */
+static void
+init_tables (void)
+{
+  static int done;
+  unsigned int i, j;
+
+  if (done)
+    return;
+  for (i = 0; i < 256; i++)
+    {
+      uint32_t crc = (uint32_t)i << 16;
+
+      for (j = 0; j < 8; j++)
+        {
+          crc <<= 1;
+          if (crc & 0x1000000)
+            crc ^= CRC24_POLY;
+        }
+      crc24_table[i] = crc & 0xffffff;
+    }
+  memset (b64values, -1, sizeof b64values);
+  for (i = 0; i < 64; i++)
+    b64values[(unsigned char)b64chars[i]] = i;
+  done = 1;
+}
+
+
+static uint32_t
+crc24_update (uint32_t crc, const unsigned char *buf, size_t len)
+{
+  while (len--)
+    crc = ((crc << 8) ^ crc24_table[((crc >> 16) ^ *buf++) & 0xff])
+          & 0xffffff;
+  return crc;
+}
+
+
+/*
+ * Writing.
+ */
+
+struct armor_writer
+{
+  sink_fn_t sink;
+  void *sink_ctx;
+  uint32_t crc;
+  unsigned char carry[3];
+  size_t ncarry;
+  unsigned int col;
+  size_t outlen;
+  int started;
+  /* Room for a chunk of encoded text; flushed when nearly full.  */
+  char out[CHUNK_SIZE];
+};
+
+
+gpg_error_t
+armor_writer_new (armor_writer_t **r_aw, sink_fn_t sink, void *sink_ctx)
+{
+  armor_writer_t *aw;
+
+  init_tables ();
+  aw = calloc (1, sizeof *aw);
+  if (!aw)
+    return fail (gpg_error_from_syserror (), "out of core", NULL);
+  aw->sink = sink;
+  aw->sink_ctx = sink_ctx;
+  aw->crc = CRC24_INIT;
+  *r_aw = aw;
+  return 0;
+}
+
+
+void
+armor_writer_release (armor_writer_t *aw)
+{
+  free (aw);
+}
+
+
+static gpg_error_t
+flush_out (armor_writer_t *aw)
+{
+  gpg_error_t err;
+
+  err = aw->sink (aw->sink_ctx, (unsigned char *)aw->out, aw->outlen);
+  aw->outlen = 0;
+  return err;
+}
+
+
+static void
+put_text (armor_writer_t *aw, const char *s)
+{
+  size_t n = strlen (s);
+
+  memcpy (aw->out + aw->outlen, s, n);
+  aw->outlen += n;
+}
+
+
+/* Encode the 3 bytes at P as 4 characters, ending lines as needed.  */
+static void
+put_group (armor_writer_t *aw, const unsigned char *p)
+{
+  char *o = aw->out + aw->outlen;
+
+  o[0] = b64chars[p[0] >> 2];
+  o[1] = b64chars[((p[0] << 4) | (p[1] >> 4)) & 63];
+  o[2] = b64chars[((p[1] << 2) | (p[2] >> 6)) & 63];
+  o[3] = b64chars[p[2] & 63];
+  aw->outlen += 4;
+  aw->col += 4;
+  if (aw->col == LINE_CHARS)
+    {
+      aw->out[aw->outlen++] = '\n';
+      aw->col = 0;
+    }
+}
+
+
+gpg_error_t
+armor_writer_sink (void *ctx, const unsigned char *buf, size_t len)
+{
+  armor_writer_t *aw = ctx;
+  gpg_error_t err;
+
+  if (!aw->started)
+    {
+      put_text (aw, BEGIN_LINE "\n\n");
+      aw->started = 1;
+    }
+  aw->crc = crc24_update (aw->crc, buf, len);
+  while (aw->ncarry && aw->ncarry < 3 && len)
+    {
+      aw->carry[aw->ncarry++] = *buf++;
+      len--;
+    }
+  if (aw->ncarry == 3)
+    {
+      put_group (aw, aw->carry);
+      aw->ncarry = 0;
+    }
+  for (; len >= 3; buf += 3, len -= 3)
+    {
+      /* A group adds at most 5 characters; keep room for the END
+       * lines added by armor_writer_finish.  */
+      if (aw->outlen + 64 > sizeof aw->out)
+        {
+          err = flush_out (aw);
+          if (err)
+            return err;
+        }
+      put_group (aw, buf);
+    }
+  memcpy (aw->carry + aw->ncarry, buf, len);
+  aw->ncarry += len;
+  return 0;
+}
+
+
+gpg_error_t
+armor_writer_finish (armor_writer_t *aw)
+{
+  gpg_error_t err;
+  unsigned char crc[3];
+
+  if (!aw->started)
+    {
+      put_text (aw, BEGIN_LINE "\n\n");
+      aw->started = 1;
+    }
+  if (aw->ncarry)
+    {
+      char *o = aw->out + aw->outlen;
+      const unsigned char *p = aw->carry;
+
+      if (aw->ncarry == 1)
+        aw->carry[1] = 0;
+      o[0] = b64chars[p[0] >> 2];
+      o[1] = b64chars[((p[0] << 4) | (p[1] >> 4)) & 63];
+      o[2] = aw->ncarry == 2 ? b64chars[(p[1] << 2) & 63] : '=';
+      o[3] = '=';
+      aw->outlen += 4;
+      aw->col += 4;
+    }
+  if (aw->col)
+    aw->out[aw->outlen++] = '\n';
+  crc[0] = aw->crc >> 16;
+  crc[1] = aw->crc >> 8;
+  crc[2] = aw->crc;
+  aw->out[aw->outlen++] = '=';
+  aw->col = 0;
+  put_group (aw, crc);
+  put_text (aw, "\n" END_LINE "\n");
+  err = flush_out (aw);
+  return err;
+}
+
+
+/*
+ * Reading.
+ */
+
+struct armor_reader
+{
+  reader_t *in;
+  uint32_t crc;
+  uint32_t quad;        /* Bits of the base64 group being decoded.  */
+  int nquad;            /* Characters in QUAD.  */
+  int line_start;
+  int padded;           /* The data ended with "=" padding.  */
+  int done;
+};
+
+#define ARMOR_WHAT "invalid armor"
+
+
+/* Next input byte, or -1 at the end of the data.  */
+static gpg_error_t
+next_byte (reader_t *in, int *c)
+{
+  gpg_error_t err;
+
+  if (in->pos < in->len)
+    {
+      *c = in->buf[in->pos++];
+      return 0;
+    }
+  err = reader_peek (in, c);
+  if (!err && *c >= 0)
+    in->pos++;
+  return err;
+}
+
+
+/* Read a line without its line ending into LINE (at most MAX_LINE - 1
+ * characters kept, the rest of a longer line dropped and *R_LONG
+ * set).  *R_EOF is set when nothing was left to read.  */
+static gpg_error_t
+read_line (reader_t *in, char *line, int *r_long, int *r_eof)
+{
+  gpg_error_t err;
+  size_t n = 0;
+  int c;
+
+  *r_long = 0;
+  *r_eof = 0;
+  for (;;)
+    {
+      err = next_byte (in, &c);
+      if (err)
+        return err;
+      if (c < 0)
+        {
+          *r_eof = !n;
+          break;
+        }
+      if (c == '\n')
+        break;
+      if (n < MAX_LINE - 1)
+        line[n++] = c;
+      else
+        *r_long = 1;
+    }
+  while (n && (line[n - 1] == '\r' || line[n - 1] == ' '
+               || line[n - 1] == '\t'))
+    n--;
+  line[n] = 0;
+  return 0;
+}
+
+
+gpg_error_t
+armor_reader_new (armor_reader_t **r_ar, reader_t *in)
+{
+  gpg_error_t err;
+  armor_reader_t *ar;
+  char line[MAX_LINE];
+  int is_long, eof;
+
+  init_tables ();
+  /* Anything before the BEGIN line is ignored, as gpg does.  */
+  for (;;)
+    {
+      err = read_line (in, line, &is_long, &eof);
+      if (err)
+        return err;
+      if (eof)
+        return fail (gpg_error (GPG_ERR_NO_DATA), "decryption failed",
+                     "no OpenPGP data found");
+      if (!is_long && !strncmp (line, BEGIN_LINE, strlen (BEGIN_LINE)))
+        break;
+    }
+  for (;;)
+    {
+      err = read_line (in, line, &is_long, &eof);
+      if (err)
+        return err;
+      if (eof)
+        return fail (gpg_error (GPG_ERR_TRUNCATED), ARMOR_WHAT,
+                     "input truncated in the armor headers");
+      if (is_long)
+        return fail (gpg_error (GPG_ERR_INV_ARMOR), ARMOR_WHAT,
+                     "armor header line too long");
+      if (!*line)
+        break;
+      if (!strstr (line, ": "))
+        return fail (gpg_error (GPG_ERR_INV_ARMOR), ARMOR_WHAT,
+                     "malformed armor header line");
+    }
+  ar = calloc (1, sizeof *ar);
+  if (!ar)
+    return fail (gpg_error_from_syserror (), "out of core", NULL);
+  ar->in = in;
+  ar->crc = CRC24_INIT;
+  ar->line_start = 1;
+  *r_ar = ar;
+  return 0;
+}
+
+
+void
+armor_reader_release (armor_reader_t *ar)
+{
+  free (ar);
+}
+
+
+/* Called at the "=" that starts the CRC line or at the "-" that starts
+ * the END line: check both.  */
+static gpg_error_t
+finish_body (armor_reader_t *ar, int c)
+{
+  gpg_error_t err;
+  char line[MAX_LINE];
+  const char *end_line = END_LINE;
+  int is_long, eof, i;
+  uint32_t crc = 0;
+
+  if (ar->nquad)
+    return fail (gpg_error (GPG_ERR_INV_ARMOR), ARMOR_WHAT,
+                 "incomplete base64 group at the end");
+  err = read_line (ar->in, line, &is_long, &eof);
+  if (err)
+    return err;
+  if (c == '=')
+    {
+      for (i = 0; i < 4; i++)
+        {
+          int v = b64values[(unsigned char)line[i]];
+
+          if (!line[i] || v < 0)
+            return fail (gpg_error (GPG_ERR_INV_ARMOR), ARMOR_WHAT,
+                         "malformed CRC line");
+          crc = crc << 6 | v;
+        }
+      if (line[4])
+        return fail (gpg_error (GPG_ERR_INV_ARMOR), ARMOR_WHAT,
+                     "malformed CRC line");
+      if (crc != ar->crc)
+        return fail (gpg_error (GPG_ERR_INV_ARMOR), ARMOR_WHAT,
+                     "CRC error; %06lX - %06lX",
+                     (unsigned long)ar->crc, (unsigned long)crc);
+      err = read_line (ar->in, line, &is_long, &eof);
+      if (err)
+        return err;
+      if (eof)
+        return fail (gpg_error (GPG_ERR_TRUNCATED), ARMOR_WHAT,
+                     "input truncated before the END line");
+    }
+  else
+    end_line++;   /* Its first dash is already consumed.  */
+  if (strncmp (line, end_line, strlen (end_line)))
+    return fail (gpg_error (GPG_ERR_INV_ARMOR), ARMOR_WHAT,
+                 "END line expected");
+  ar->done = 1;
+  return 0;
+}
+
+
+gpg_error_t
+armor_reader_source (void *ctx, unsigned char *buf, size_t size,
+                     size_t *nread)
+{
+  armor_reader_t *ar = ctx;
+  gpg_error_t err;
+  size_t n = 0, hashed = 0;
+  int c, v;
+
+  while (!ar->done && n + 3 <= size)
+    {
+      err = next_byte (ar->in, &c);
+      if (err)
+        return err;
+      if (c < 0)
+        return fail (gpg_error (GPG_ERR_TRUNCATED), ARMOR_WHAT,
+                     "input truncated before the END line");
+      if (c == '\n')
+        {
+          ar->line_start = 1;
+          continue;
+        }
+      if (c == '\r' || c == ' ' || c == '\t')
+        continue;
+      if (ar->line_start && (c == '-' || (c == '=' && !ar->nquad)))
+        {
+          ar->crc = crc24_update (ar->crc, buf, n);
+          hashed = n;
+          err = finish_body (ar, c);
+          if (err)
+            return err;
+          break;
+        }
+      ar->line_start = 0;
+      if (c == '=')
+        {
+          /* Padding: two characters give one byte, three give two.  */
+          if (ar->nquad == 2)
+            buf[n++] = ar->quad >> 4;
+          else if (ar->nquad == 3)
+            {
+              buf[n++] = ar->quad >> 10;
+              buf[n++] = ar->quad >> 2;
+            }
+          else if (!ar->padded)
+            return fail (gpg_error (GPG_ERR_INV_ARMOR), ARMOR_WHAT,
+                         "misplaced base64 padding");
+          ar->nquad = 0;
+          ar->padded = 1;
+          continue;
+        }
+      v = b64values[c];
+      if (v < 0)
+        return fail (gpg_error (GPG_ERR_INV_ARMOR), ARMOR_WHAT,
+                     "invalid character (0x%02x) in the armored data", c);
+      if (ar->padded)
+        return fail (gpg_error (GPG_ERR_INV_ARMOR), ARMOR_WHAT,
+                     "data after base64 padding");
+      ar->quad = ar->quad << 6 | v;
+      if (++ar->nquad == 4)
+        {
+          buf[n++] = ar->quad >> 16;
+          buf[n++] = ar->quad >> 8;
+          buf[n++] = ar->quad;
+          ar->nquad = 0;
+        }
+    }
+  ar->crc = crc24_update (ar->crc, buf + hashed, n - hashed);
+  *nread = n;
+  return 0;
+}

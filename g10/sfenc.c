@@ -1,0 +1,661 @@
+/* sfenc.c - the sfenc command: options, commands and start-up
+ *
+ * A gpg -c / gpg -d compatible subset (RFC 4880 symmetric messages)
+ * over the sfenc cipher table.  The option table below is the only
+ * list of options: it drives the parser and --help alike.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gcrypt.h>
+#include <zlib.h>
+
+#include "sfenc.h"
+
+/* The libgcrypt we were written against: secure memory and the
+ * hashes used here are all older.  */
+#define NEED_LIBGCRYPT_VERSION "1.8.0"
+
+/* Secure memory for passphrases, keys and key schedules.  */
+#define SECMEM_SIZE 65536
+
+/* Exit status on any failure, as gpg.  */
+#define EXIT_FAILED 2
+
+/* gpg's default S2K iteration count (the largest coded one).  */
+#define DEFAULT_S2K_COUNT 65011712ul
+
+struct options opt;
+
+enum cmd
+  {
+    CMD_NONE,
+    CMD_SYMMETRIC,
+    CMD_DECRYPT,
+    CMD_LIST_CIPHERS,
+    CMD_VERSION,
+    CMD_HELP
+  };
+
+enum opt_id
+  {
+    O_SYMMETRIC = 1,
+    O_DECRYPT,
+    O_LIST_CIPHERS,
+    O_VERSION,
+    O_HELP,
+    O_CIPHER_ALGO,
+    O_CIPHER_IMPL,
+    O_DIGEST_ALGO,
+    O_S2K_DIGEST_ALGO,
+    O_S2K_MODE,
+    O_S2K_COUNT,
+    O_COMPRESS_LEVEL,
+    O_COMPRESS_ALGO,
+    O_ARMOR,
+    O_OUTPUT,
+    O_YES,
+    O_PASSPHRASE,
+    O_PASSPHRASE_FD,
+    O_PASSPHRASE_FILE,
+    O_BATCH,
+    O_PINENTRY_MODE,
+    O_LOAD_EXTENSION,
+    O_NO_AUTO_MODULES,
+    O_IGNORE_MDC_ERROR,
+    O_WITH_COLONS,
+    O_VERBOSE,
+    O_QUIET
+  };
+
+/* One option: its id, short and long name, the name of its argument
+ * (NULL for none) and the help text.  An entry without names starts
+ * a section of --help.  */
+struct option_def
+{
+  enum opt_id id;
+  char short_name;
+  const char *long_name;
+  const char *arg;
+  const char *help;
+};
+
+static const struct option_def options[] =
+  {
+    { 0, 0, NULL, NULL, "Commands:" },
+    { O_SYMMETRIC, 'c', "symmetric", NULL,
+      "encrypt with a passphrase" },
+    { O_DECRYPT, 'd', "decrypt", NULL, "decrypt data (default)" },
+    { O_LIST_CIPHERS, 0, "list-ciphers", NULL,
+      "list the cipher implementations and exit" },
+    { O_VERSION, 0, "version", NULL, "show the version and the algorithms" },
+    { O_HELP, 'h', "help", NULL, "show this help" },
+
+    { 0, 0, NULL, NULL, "Options:" },
+    { O_CIPHER_ALGO, 0, "cipher-algo", "NAME",
+      "use cipher NAME (default AES256)" },
+    { O_CIPHER_IMPL, 0, "cipher-impl", "IMPL",
+      "use implementation IMPL (ref, aesni, gcrypt, ...)" },
+    { O_DIGEST_ALGO, 0, "digest-algo", "NAME",
+      "hash for the string-to-key (default SHA1)" },
+    { O_S2K_DIGEST_ALGO, 0, "s2k-digest-algo", "NAME",
+      "the same, wins over --digest-algo" },
+    { O_S2K_MODE, 0, "s2k-mode", "N",
+      "string-to-key mode 0, 1 or 3 (default 3)" },
+    { O_S2K_COUNT, 0, "s2k-count", "N",
+      "string-to-key iteration count (default 65011712)" },
+    { O_COMPRESS_LEVEL, 'z', "compress-level", "N",
+      "compression level N (0 disables compression)" },
+    { O_COMPRESS_ALGO, 0, "compress-algo", "NAME",
+      "none, zip or zlib (default zip)" },
+    { O_ARMOR, 'a', "armor", NULL, "create ASCII armored output" },
+    { O_OUTPUT, 'o', "output", "FILE", "write output to FILE" },
+    { O_YES, 0, "yes", NULL, "overwrite existing output files" },
+    { O_PASSPHRASE, 0, "passphrase", "STRING",
+      "use STRING as the passphrase" },
+    { O_PASSPHRASE_FD, 0, "passphrase-fd", "N",
+      "read the passphrase from file descriptor N" },
+    { O_PASSPHRASE_FILE, 0, "passphrase-file", "FILE",
+      "read the passphrase from FILE" },
+    { O_BATCH, 0, "batch", NULL, "never ask on the terminal" },
+    { O_PINENTRY_MODE, 0, "pinentry-mode", "MODE",
+      "ask, loopback, cancel or error (as gpg)" },
+    { O_LOAD_EXTENSION, 0, "load-extension", "FILE",
+      "load the dynamic cipher module FILE" },
+    { O_NO_AUTO_MODULES, 0, "no-auto-modules", NULL,
+      "do not load the modules of the module directory" },
+    { O_IGNORE_MDC_ERROR, 0, "ignore-mdc-error", NULL,
+      "decrypt even without a valid MDC (unsafe)" },
+    { O_WITH_COLONS, 0, "with-colons", NULL,
+      "machine-readable --list-ciphers output" },
+    { O_VERBOSE, 'v', "verbose", NULL, "verbose" },
+    { O_QUIET, 'q', "quiet", NULL, "be somewhat more quiet" }
+  };
+
+#define N_OPTIONS (sizeof options / sizeof *options)
+
+/* What the command line asked for besides the options.  */
+struct command_line
+{
+  enum cmd cmd;
+  char cmd_option[32];
+  const char *extensions[32];
+  size_t n_extensions;
+  const char *file;
+  size_t n_files;
+};
+
+
+void
+log_info (const char *fmt, ...)
+{
+  va_list ap;
+
+  if (!opt.verbose)
+    return;
+  fputs ("sfenc: ", stderr);
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  putc ('\n', stderr);
+}
+
+
+void
+log_warning (const char *fmt, ...)
+{
+  va_list ap;
+
+  if (opt.quiet)
+    return;
+  fputs ("sfenc: ", stderr);
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  putc ('\n', stderr);
+}
+
+
+static void
+show_help (void)
+{
+  size_t i;
+  char left[64];
+
+  printf ("Usage: sfenc [options] [FILE]\n"
+          "Encrypt and decrypt with a passphrase, compatible with"
+          " gpg -c and gpg -d.\n"
+          "FILE defaults to stdin; -c FILE writes FILE.gpg"
+          " (FILE.asc with -a).\n");
+  for (i = 0; i < N_OPTIONS; i++)
+    {
+      const struct option_def *o = &options[i];
+
+      if (!o->long_name)
+        {
+          printf ("\n%s\n", o->help);
+          continue;
+        }
+      if (o->short_name)
+        snprintf (left, sizeof left, "-%c, --%s%s%s", o->short_name,
+                  o->long_name, o->arg ? " " : "", o->arg ? o->arg : "");
+      else
+        snprintf (left, sizeof left, "    --%s%s%s", o->long_name,
+                  o->arg ? " " : "", o->arg ? o->arg : "");
+      if (strlen (left) > 26)
+        printf (" %s\n %-27s%s\n", left, "", o->help);
+      else
+        printf (" %-27s%s\n", left, o->help);
+    }
+}
+
+
+static gpg_error_t
+usage_error (const char *what, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+
+static gpg_error_t
+usage_error (const char *what, const char *fmt, ...)
+{
+  char why[256];
+  va_list ap;
+
+  va_start (ap, fmt);
+  vsnprintf (why, sizeof why, fmt, ap);
+  va_end (ap);
+  return fail (gpg_error (GPG_ERR_INV_ARG), what, "%s", why);
+}
+
+
+/* Parse the decimal number ARG of option NAME into *R_VALUE, which must
+ * lie in MIN..MAX.  */
+static gpg_error_t
+parse_number (const char *name, const char *arg, long min, long max,
+              long *r_value)
+{
+  char *end;
+  long v;
+
+  errno = 0;
+  v = strtol (arg, &end, 10);
+  if (!*arg || *end || errno)
+    return usage_error (name, "invalid number '%s'", arg);
+  if (v < min || v > max)
+    return usage_error (name, "%ld is out of range (%ld..%ld)", v, min, max);
+  *r_value = v;
+  return 0;
+}
+
+
+static gpg_error_t
+set_command (struct command_line *cl, enum cmd cmd, const char *name)
+{
+  if (cl->cmd != CMD_NONE && cl->cmd != cmd)
+    return usage_error (name, "conflicting commands (%s and %s)",
+                        cl->cmd_option, name);
+  cl->cmd = cmd;
+  snprintf (cl->cmd_option, sizeof cl->cmd_option, "%s", name);
+  return 0;
+}
+
+
+/* Apply option O with argument ARG; NAME is how it was written.  */
+static gpg_error_t
+apply_option (struct command_line *cl, const struct option_def *o,
+              const char *name, const char *arg)
+{
+  gpg_error_t err = 0;
+  long v;
+
+  switch (o->id)
+    {
+    case O_SYMMETRIC:
+      return set_command (cl, CMD_SYMMETRIC, name);
+    case O_DECRYPT:
+      return set_command (cl, CMD_DECRYPT, name);
+    case O_LIST_CIPHERS:
+      return set_command (cl, CMD_LIST_CIPHERS, name);
+    case O_VERSION:
+      return set_command (cl, CMD_VERSION, name);
+    case O_HELP:
+      return set_command (cl, CMD_HELP, name);
+    case O_CIPHER_ALGO: opt.cipher_algo = arg; break;
+    case O_CIPHER_IMPL: opt.cipher_impl = arg; break;
+    case O_DIGEST_ALGO:
+    case O_S2K_DIGEST_ALGO:
+      if (!digest_algo_from_name (arg))
+        return usage_error (name, "unknown digest algorithm '%s'"
+                            " (MD5, SHA1, RIPEMD160, SHA224, SHA256,"
+                            " SHA384, SHA512)", arg);
+      if (o->id == O_DIGEST_ALGO)
+        opt.digest_algo = arg;
+      else
+        opt.s2k_digest_algo = arg;
+      break;
+    case O_S2K_MODE:
+      err = parse_number (name, arg, 0, 3, &v);
+      if (!err && v == 2)
+        err = usage_error (name, "S2K mode 2 is reserved (use 0, 1 or 3)");
+      opt.s2k_mode = v;
+      break;
+    case O_S2K_COUNT:
+      err = parse_number (name, arg, 1024, DEFAULT_S2K_COUNT, &v);
+      opt.s2k_count = v;
+      break;
+    case O_COMPRESS_LEVEL:
+      err = parse_number (name, arg, 0, 9, &v);
+      opt.compress_level = v;
+      break;
+    case O_COMPRESS_ALGO:
+      opt.compress_algo = compress_algo_from_name (arg);
+      if (opt.compress_algo < 0)
+        err = usage_error (name, "unknown compression algorithm '%s'"
+                           " (none, zip, zlib)", arg);
+      else if (opt.compress_algo == COMPRESS_BZIP2)
+        err = usage_error (name, "unsupported compression BZIP2");
+      break;
+    case O_ARMOR: opt.armor = 1; break;
+    case O_OUTPUT: opt.output = arg; break;
+    case O_YES: opt.yes = 1; break;
+    case O_PASSPHRASE: opt.passphrase = arg; break;
+    case O_PASSPHRASE_FD:
+      err = parse_number (name, arg, 0, INT_MAX, &v);
+      opt.passphrase_fd = v;
+      break;
+    case O_PASSPHRASE_FILE: opt.passphrase_file = arg; break;
+    case O_BATCH: opt.batch = 1; break;
+    case O_PINENTRY_MODE:
+      if (!strcmp (arg, "cancel") || !strcmp (arg, "error"))
+        opt.pinentry_no_ask = 1;
+      else if (!strcmp (arg, "default") || !strcmp (arg, "ask")
+               || !strcmp (arg, "loopback"))
+        opt.pinentry_no_ask = 0;
+      else
+        err = usage_error (name, "invalid mode '%s' (ask, loopback, cancel,"
+                           " error)", arg);
+      break;
+    case O_LOAD_EXTENSION:
+      if (cl->n_extensions == sizeof cl->extensions / sizeof *cl->extensions)
+        return usage_error (name, "too many modules");
+      cl->extensions[cl->n_extensions++] = arg;
+      break;
+    case O_NO_AUTO_MODULES: opt.no_auto_modules = 1; break;
+    case O_IGNORE_MDC_ERROR: opt.ignore_mdc_error = 1; break;
+    case O_WITH_COLONS: opt.with_colons = 1; break;
+    case O_VERBOSE: opt.verbose++; opt.quiet = 0; break;
+    case O_QUIET: opt.quiet = 1; opt.verbose = 0; break;
+    }
+  return err;
+}
+
+
+/* Find the long option NAME (LEN bytes): exact, or, as gpg allows, an
+ * unambiguous prefix.  */
+static const struct option_def *
+find_long (const char *name, size_t len, int *r_ambiguous)
+{
+  const struct option_def *found = NULL;
+  size_t i;
+
+  *r_ambiguous = 0;
+  for (i = 0; i < N_OPTIONS; i++)
+    {
+      const char *ln = options[i].long_name;
+
+      if (!ln || strncmp (ln, name, len))
+        continue;
+      if (!ln[len])
+        return &options[i];
+      if (found)
+        *r_ambiguous = 1;
+      found = &options[i];
+    }
+  return *r_ambiguous ? NULL : found;
+}
+
+
+static gpg_error_t
+parse_command_line (int argc, char **argv, struct command_line *cl)
+{
+  gpg_error_t err;
+  int i, only_files = 0;
+
+  for (i = 1; i < argc; i++)
+    {
+      char *a = argv[i];
+
+      if (only_files || a[0] != '-' || !a[1])
+        {
+          if (cl->n_files++)
+            return usage_error (a, "only one input file may be given");
+          cl->file = a;
+          continue;
+        }
+      if (!strcmp (a, "--"))
+        {
+          only_files = 1;
+          continue;
+        }
+      if (a[1] == '-')
+        {
+          const struct option_def *o;
+          const char *eq = strchr (a + 2, '=');
+          size_t len = eq ? (size_t)(eq - a - 2) : strlen (a + 2);
+          const char *arg = NULL;
+          int ambiguous;
+
+          o = find_long (a + 2, len, &ambiguous);
+          if (!o)
+            return fail (gpg_error (GPG_ERR_UNKNOWN_OPTION), a,
+                         ambiguous ? "ambiguous option" : "unknown option"
+                         " (see --help)");
+          if (o->arg)
+            {
+              if (eq)
+                arg = eq + 1;
+              else if (i + 1 < argc)
+                arg = argv[++i];
+              else
+                return fail (gpg_error (GPG_ERR_MISSING_VALUE), a,
+                             "missing argument %s", o->arg);
+            }
+          else if (eq)
+            return usage_error (a, "option takes no argument");
+          err = apply_option (cl, o, a, arg);
+          if (err)
+            return err;
+          continue;
+        }
+      for (a++; *a; a++)
+        {
+          const struct option_def *o = NULL;
+          char name[3] = { '-', *a, 0 };
+          const char *arg = NULL;
+          size_t k;
+
+          for (k = 0; k < N_OPTIONS && !o; k++)
+            if (options[k].short_name == *a)
+              o = &options[k];
+          if (!o)
+            return fail (gpg_error (GPG_ERR_UNKNOWN_OPTION), name,
+                         "unknown option (see --help)");
+          if (o->arg)
+            {
+              if (a[1])
+                arg = a + 1;
+              else if (i + 1 < argc)
+                arg = argv[++i];
+              else
+                return fail (gpg_error (GPG_ERR_MISSING_VALUE), name,
+                             "missing argument %s", o->arg);
+            }
+          err = apply_option (cl, o, name, arg);
+          if (err)
+            return err;
+          if (arg)
+            break;
+        }
+    }
+  return 0;
+}
+
+
+/* The canonical names of the registered algorithms, each once, for
+ * --version.  */
+static void
+print_cipher_names (void)
+{
+  const sf_table_entry_t *e, *prev;
+  size_t i, j;
+  int first = 1;
+
+  fputs ("Cipher: ", stdout);
+  for (i = 0; (e = sf_table_nth (i)); i++)
+    {
+      for (j = 0; j < i; j++)
+        {
+          prev = sf_table_nth (j);
+          if (!strcmp (prev->spec->name, e->spec->name))
+            break;
+        }
+      if (j < i)
+        continue;
+      printf ("%s%s", first ? "" : ", ", e->spec->name);
+      first = 0;
+    }
+  putchar ('\n');
+}
+
+
+static void
+show_version (void)
+{
+  static const int digests[] =
+    {
+      GCRY_MD_MD5, GCRY_MD_SHA1, GCRY_MD_RMD160, GCRY_MD_SHA256,
+      GCRY_MD_SHA384, GCRY_MD_SHA512, GCRY_MD_SHA224
+    };
+  size_t i;
+
+  printf ("sfenc (sfenc) %s\n"
+          "libgcrypt %s\n"
+          "zlib %s\n"
+          "\n"
+          "Supported algorithms:\n", PACKAGE_VERSION,
+          gcry_check_version (NULL), zlibVersion ());
+  print_cipher_names ();
+  fputs ("Hash: ", stdout);
+  for (i = 0; i < sizeof digests / sizeof *digests; i++)
+    printf ("%s%s", i ? ", " : "", digest_algo_name (digests[i]));
+  printf ("\nCompression: %s, %s, %s\n", compress_algo_name (COMPRESS_NONE),
+          compress_algo_name (COMPRESS_ZIP),
+          compress_algo_name (COMPRESS_ZLIB));
+}
+
+
+/* Print S for --with-colons: ':' and '%' and control characters as
+ * \xNN, as gpg does.  */
+static void
+print_colon_field (const char *s)
+{
+  for (; s && *s; s++)
+    if (*s == ':' || *s == '\\' || (unsigned char)*s < 0x20)
+      printf ("\\x%02x", (unsigned char)*s);
+    else
+      putchar (*s);
+}
+
+
+static void
+list_ciphers (void)
+{
+  const sf_table_entry_t *e;
+  const sf_cipher_spec_t *spec, *def;
+  char why[256], aliases[256];
+  size_t i, j;
+
+  if (!opt.with_colons)
+    printf ("%-9s %-28s %3s %5s %4s %-8s %-8s %-8s %s\n", "NAME", "ALIASES",
+            "ID", "BLOCK", "KEY", "IMPL", "SELFTEST", "STATUS", "ORIGIN");
+  for (i = 0; (e = sf_table_nth (i)); i++)
+    {
+      const char *status, *selftest;
+
+      spec = e->spec;
+      *aliases = 0;
+      for (j = 0; spec->aliases && spec->aliases[j]; j++)
+        snprintf (aliases + strlen (aliases), sizeof aliases - strlen (aliases),
+                  "%s%s", j ? "," : "", spec->aliases[j]);
+      selftest = sf_spec_selftest (spec, why, sizeof why) ? "failed" : "ok";
+      if (!sf_spec_usable (spec))
+        status = "unusable";
+      else if (!sf_table_find (spec->name, NULL, &def) && def == spec)
+        status = "default";
+      else
+        status = "usable";
+      if (opt.with_colons)
+        {
+          fputs ("cipher:", stdout);
+          print_colon_field (spec->name);
+          putchar (':');
+          print_colon_field (aliases);
+          printf (":%d:%zu:%zu:", spec->openpgp_id, spec->blocksize * 8,
+                  spec->keylen * 8);
+          print_colon_field (spec->impl);
+          printf (":%s:", e->origin ? "dynamic" : "static");
+          print_colon_field (e->origin);
+          printf (":%s:%s:\n", selftest, status);
+        }
+      else
+        printf ("%-9s %-28s %3d %5zu %4zu %-8s %-8s %-8s %s\n", spec->name,
+                *aliases ? aliases : "-", spec->openpgp_id,
+                spec->blocksize * 8, spec->keylen * 8, spec->impl, selftest,
+                status, e->origin ? e->origin : "static");
+    }
+}
+
+
+/* Initialise libgcrypt as gpg does: version check, secure memory,
+ * done.  */
+static gpg_error_t
+init_libgcrypt (void)
+{
+  if (!gcry_check_version (NEED_LIBGCRYPT_VERSION))
+    return fail (gpg_error (GPG_ERR_NOT_SUPPORTED), "libgcrypt",
+                 "version %s is too old (need %s)",
+                 gcry_check_version (NULL), NEED_LIBGCRYPT_VERSION);
+  /* Without the privilege to lock memory the pool still works, just
+   * unlocked; libgcrypt's multi-line warning would break our one-line
+   * error contract, so it stays quiet.  */
+  gcry_control (GCRYCTL_DISABLE_SECMEM_WARN);
+  gcry_control (GCRYCTL_INIT_SECMEM, SECMEM_SIZE, 0);
+  gcry_control (GCRYCTL_INITIALIZATION_FINISHED, 0);
+  return 0;
+}
+
+
+int
+main (int argc, char **argv)
+{
+  gpg_error_t err;
+  struct command_line cl;
+  size_t i;
+
+  memset (&cl, 0, sizeof cl);
+  opt.s2k_mode = 3;
+  opt.s2k_count = DEFAULT_S2K_COUNT;
+  opt.compress_level = -1;
+  opt.compress_algo = COMPRESS_ZIP;
+  opt.passphrase_fd = -1;
+
+  err = parse_command_line (argc, argv, &cl);
+  if (!err && cl.cmd == CMD_HELP)
+    {
+      show_help ();
+      return 0;
+    }
+  if (!err)
+    err = init_libgcrypt ();
+  if (!err)
+    sf_table_init ();
+  for (i = 0; !err && i < cl.n_extensions; i++)
+    err = extension_load (cl.extensions[i]);
+  if (!err && !opt.no_auto_modules)
+    err = extension_load_auto ();
+  if (err)
+    {
+      fail_print (err, "sfenc");
+      return EXIT_FAILED;
+    }
+
+  switch (cl.cmd)
+    {
+    case CMD_VERSION:
+      show_version ();
+      break;
+    case CMD_LIST_CIPHERS:
+      list_ciphers ();
+      break;
+    case CMD_SYMMETRIC:
+      err = encrypt_file (cl.file);
+      break;
+    default:
+      err = decrypt_file (cl.file);
+      break;
+    }
+  if (!err && (fflush (stdout) || ferror (stdout)))
+    err = fail (gpg_error_from_syserror (), "stdout", "write error: %s",
+                strerror (errno));
+  if (err)
+    {
+      fail_print (err, cl.cmd == CMD_SYMMETRIC ? "encryption failed"
+                  : "decryption failed");
+      return EXIT_FAILED;
+    }
+  return 0;
+}
