@@ -144,6 +144,29 @@ sf_module_load (const char *file, char *why, size_t whylen)
 }
 
 
+/* True when the file at PATH is already the origin of a registered
+ * implementation (it was named with --load-extension).  */
+static int
+already_loaded (const char *path)
+{
+  const sf_table_entry_t *e;
+  char *real = realpath (path, NULL);
+  int found = 0;
+  size_t i;
+
+  for (i = 0; real && !found && (e = sf_table_nth (i)); i++)
+    if (e->origin)
+      {
+        char *other = realpath (e->origin, NULL);
+
+        found = other && !strcmp (real, other);
+        free (other);
+      }
+  free (real);
+  return found;
+}
+
+
 static int
 compare_names (const void *a, const void *b)
 {
@@ -194,8 +217,10 @@ sf_module_load_dir (const char *dir)
   for (i = 0; i < n; i++)
     {
       char why[300];
-      gpg_error_t err = sf_module_load (names[i], why, sizeof why);
+      gpg_error_t err = 0;
 
+      if (!already_loaded (names[i]))
+        err = sf_module_load (names[i], why, sizeof why);
       if (err)
         {
           fprintf (stderr, "sfenc: %s: %s\n", names[i], why);

@@ -91,7 +91,8 @@ const char *sf_module_dir (void);
  * a setuid or setgid process (GPG_ERR_EPERM).  */
 gpg_error_t sf_module_load (const char *file, char *why, size_t whylen);
 
-/* Load every "*.so" file in DIR, in name order.  A missing directory
+/* Load every "*.so" file in DIR, in name order, skipping files that
+ * are already loaded (named with sf_module_load).  A missing directory
  * is not an error.  Each refused file is reported on stderr as
  * "sfenc: FILE: WHY"; the return value is the first error.  */
 gpg_error_t sf_module_load_dir (const char *dir);

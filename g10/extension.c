@@ -1,0 +1,32 @@
+/* extension.c - dynamic cipher modules (--load-extension)
+ *
+ * The loading itself, and every refusal, is the cipher library's
+ * (cipher/dynload.c); this file turns a refusal into sfenc's one-line
+ * message naming the file.
+ */
+#include <config.h>
+
+#include "sfenc.h"
+
+
+gpg_error_t
+extension_load (const char *file)
+{
+  char why[FAIL_MESSAGE_MAX];
+  gpg_error_t err;
+
+  err = sf_module_load (file, why, sizeof why);
+  if (err)
+    return fail (err, file, "%s", why);
+  return 0;
+}
+
+
+gpg_error_t
+extension_load_auto (void)
+{
+  /* A broken file in the module directory is reported and skipped:
+   * the modules that do load, and the built-in ones, still work.  */
+  sf_module_load_dir (sf_module_dir ());
+  return 0;
+}

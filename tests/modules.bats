@@ -1,0 +1,221 @@
+#!/usr/bin/env bats
+# Static and dynamic modules: a build with Twofish made dynamic, the
+# out-of-tree template and Camellia modules built against a staged
+# install, loading, every refusal, and Camellia interoperating with gpg.
+#
+# setup_file builds the project once more from its distribution tree
+# (--enable-dynamic-ciphers=twofish) and installs it with DESTDIR.
+
+setup_file () {
+  export DYN="$BATS_FILE_TMPDIR/dyn"
+  export STAGE="$DYN/stage"
+  mkdir -p "$DYN"
+  # automake's distdir must be relative to the build tree.
+  make -s -C "$top_builddir" distdir \
+    distdir="$(realpath --relative-to="$top_builddir" "$DYN/src")" >/dev/null
+  (cd "$DYN/src" \
+     && ./configure -q --prefix=/usr/local --enable-dynamic-ciphers=twofish \
+     && make -s -j2 \
+     && make -s install DESTDIR="$STAGE") >"$DYN/build.log" 2>&1 \
+    || { cat "$DYN/build.log" >&3; return 1; }
+  export MODDIR="$STAGE/usr/local/lib/sfenc/modules"
+  export DSFENC="$STAGE/usr/local/bin/sfenc"
+
+  # Third-party builds, out of tree, against the staged header and .pc.
+  for m in module-template camellia-module; do
+    cp -r "$top_srcdir/tools/$m" "$DYN/$m"
+    chmod -R u+w "$DYN/$m"
+    PKG_CONFIG_PATH="$STAGE/usr/local/lib/pkgconfig" \
+    PKG_CONFIG_SYSROOT_DIR="$STAGE" \
+      make -s -C "$DYN/$m" >>"$DYN/build.log" 2>&1 \
+      || { cat "$DYN/build.log" >&3; return 1; }
+  done
+  export EXAMPLE_SO="$DYN/module-template/example.so"
+  export CAMELLIA_SO="$DYN/camellia-module/camellia.so"
+}
+
+setup () {
+  SFENC=${SFENC:-$top_builddir/g10/sfenc}
+  export SFENC_MODULE_DIR="$MODDIR"
+  export GNUPGHOME="$BATS_TEST_TMPDIR/gnupg"
+  mkdir -p -m 700 "$GNUPGHOME"
+}
+
+# Fields of --list-ciphers --with-colons: cipher:NAME:ALIASES:ID:BLOCK:
+# KEY:IMPL:static|dynamic:ORIGIN:SELFTEST:STATUS:
+impl_line () {  # impl_line NAME IMPL -- print the colon line or nothing
+  awk -F: -v n="$1" -v i="$2" '$1 == "cipher" && $2 == n && $7 == i' 
+}
+
+@test "modules: installed header and pkg-config file" {
+  [ -f "$STAGE/usr/local/include/sfcipher.h" ]
+  PKG_CONFIG_PATH="$STAGE/usr/local/lib/pkgconfig" run pkg-config --variable=moduledir sfcipher
+  [ "$output" = "/usr/local/lib/sfenc/modules" ]
+  [ -f "$MODDIR/twofish.so" ]
+  run nm -D --defined-only "$MODDIR/twofish.so"
+  [ "$(echo "$output" | awk '{print $3}')" = "sf_module" ]
+}
+
+@test "modules: a module made dynamic is absent until loaded" {
+  run "$DSFENC" --no-auto-modules --list-ciphers --with-colons
+  [ "$status" -eq 0 ]
+  [ -z "$(echo "$output" | impl_line TWOFISH ref)" ]
+  [ -n "$(echo "$output" | impl_line TWOFISH gcrypt)" ]
+  [ -n "$(echo "$output" | impl_line BLOWFISH ref)" ]
+  echo "$output" | impl_line BLOWFISH ref | grep -q ':static::'
+}
+
+@test "modules: --load-extension with a bare name finds the module directory" {
+  run "$DSFENC" --no-auto-modules --load-extension twofish --list-ciphers --with-colons
+  [ "$status" -eq 0 ]
+  line=$(echo "$output" | impl_line TWOFISH ref)
+  [[ "$line" == *":dynamic:$MODDIR/twofish.so:ok:default:" ]]
+}
+
+@test "modules: the module directory is loaded automatically" {
+  run "$DSFENC" --list-ciphers --with-colons
+  [ "$status" -eq 0 ]
+  [ -n "$(echo "$output" | impl_line TWOFISH ref)" ]
+  SFENC_MODULE_DIR="$BATS_TEST_TMPDIR/empty" run "$DSFENC" --list-ciphers --with-colons
+  [ -z "$(echo "$output" | impl_line TWOFISH ref)" ]
+}
+
+@test "modules: a loaded module encrypts, and gpg decrypts it" {
+  head -c 100000 /dev/urandom > "$BATS_TEST_TMPDIR/in"
+  "$DSFENC" --batch --passphrase pw -c --cipher-algo TWOFISH --cipher-impl ref \
+    -o "$BATS_TEST_TMPDIR/in.gpg" "$BATS_TEST_TMPDIR/in"
+  gpg --batch -q --passphrase pw --pinentry-mode loopback -d "$BATS_TEST_TMPDIR/in.gpg" > "$BATS_TEST_TMPDIR/out"
+  cmp "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/out"
+}
+
+@test "modules: the template builds out of tree and loads" {
+  run nm -D --defined-only "$EXAMPLE_SO"
+  [ "$(echo "$output" | awk '{print $3}')" = "sf_module" ]
+  run "$DSFENC" --load-extension "$EXAMPLE_SO" --list-ciphers --with-colons
+  [ "$status" -eq 0 ]
+  [[ "$(echo "$output" | impl_line EXAMPLE64 ref)" == *":dynamic:$EXAMPLE_SO:ok:default:" ]]
+}
+
+@test "modules: Camellia loads with its OpenPGP ids" {
+  run "$DSFENC" --load-extension "$CAMELLIA_SO" --list-ciphers --with-colons
+  [ "$status" -eq 0 ]
+  [[ "$(echo "$output" | impl_line CAMELLIA128 ref)" == "cipher:CAMELLIA128:"*":11:128:128:ref:dynamic:"* ]]
+  [[ "$(echo "$output" | impl_line CAMELLIA192 ref)" == "cipher:CAMELLIA192:"*":12:128:192:ref:dynamic:"* ]]
+  [[ "$(echo "$output" | impl_line CAMELLIA256 ref)" == "cipher:CAMELLIA256:"*":13:128:256:ref:dynamic:"* ]]
+}
+
+@test "modules: Camellia meets the RFC 3713 and NTT known answers" {
+  run env srcdir="$top_srcdir/tests" "$top_builddir/tests/t-kat" "$CAMELLIA_SO"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  echo "$output" | grep -q "CAMELLIA128 (ref): [1-9][0-9]* vectors"
+  echo "$output" | grep -q "CAMELLIA256 (ref): [1-9][0-9]* vectors"
+  ! echo "$output" | grep -q "NOT TESTED"
+}
+
+@test "modules: Camellia against libgcrypt (10,000 keys, every mode)" {
+  run env srcdir="$top_srcdir/tests" "$top_builddir/tests/t-diff" "$CAMELLIA_SO"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  echo "$output" | grep -q "CAMELLIA256 (ref): 10000 random keys"
+}
+
+@test "modules: sfenc -c --cipher-algo CAMELLIA256 decrypts with gpg" {
+  head -c 70001 /dev/urandom > "$BATS_TEST_TMPDIR/in"
+  "$DSFENC" --batch --passphrase pw --load-extension "$CAMELLIA_SO" -c \
+    --cipher-algo CAMELLIA256 -o "$BATS_TEST_TMPDIR/in.gpg" "$BATS_TEST_TMPDIR/in"
+  gpg --batch --passphrase pw --pinentry-mode loopback -d \
+    "$BATS_TEST_TMPDIR/in.gpg" > "$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err"
+  grep -q "CAMELLIA256" "$BATS_TEST_TMPDIR/err"
+  cmp "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/out"
+}
+
+@test "modules: gpg -c --cipher-algo CAMELLIA128 decrypts with sfenc" {
+  head -c 70001 /dev/urandom > "$BATS_TEST_TMPDIR/in"
+  gpg --batch --passphrase pw --pinentry-mode loopback -c --cipher-algo CAMELLIA128 \
+    -o "$BATS_TEST_TMPDIR/in.gpg" "$BATS_TEST_TMPDIR/in"
+  "$DSFENC" --batch --passphrase pw --load-extension "$CAMELLIA_SO" -d \
+    -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/in.gpg"
+  cmp "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/out"
+  # Without the module, CAMELLIA128 is unknown: a clear error, status 2.
+  run "$DSFENC" --batch --passphrase pw --no-auto-modules -d "$BATS_TEST_TMPDIR/in.gpg"
+  [ "$status" -eq 2 ]
+  [[ "$output" == sfenc:* ]]
+}
+
+# --- refusals: one line naming the file, status 2 ------------------------
+
+refused () {  # refused FILE PATTERN
+  run "$DSFENC" --no-auto-modules --load-extension "$1" --list-ciphers
+  echo "$output"
+  [ "$status" -eq 2 ]
+  [ "${#lines[@]}" -eq 1 ]
+  [[ "${lines[0]}" == "sfenc: $1: "*$2* ]]
+}
+
+@test "modules: refuses a missing file" {
+  refused "$BATS_TEST_TMPDIR/nosuch.so" "No such file"
+}
+
+@test "modules: refuses a file that is not a shared object" {
+  echo "not an ELF file" > "$BATS_TEST_TMPDIR/text.so"
+  refused "$BATS_TEST_TMPDIR/text.so" "not a loadable shared object"
+}
+
+@test "modules: refuses a shared object that is not an sfenc module" {
+  echo 'int answer (void) { return 42; }' > "$BATS_TEST_TMPDIR/other.c"
+  cc -shared -fPIC -o "$BATS_TEST_TMPDIR/other.so" "$BATS_TEST_TMPDIR/other.c"
+  refused "$BATS_TEST_TMPDIR/other.so" "not an sfenc cipher module"
+}
+
+@test "modules: refuses a module built for another ABI version" {
+  cat > "$BATS_TEST_TMPDIR/future.c" <<'C'
+#include <sfcipher.h>
+static const sf_cipher_spec_t *const none[] = { NULL };
+__attribute__ ((visibility ("default")))
+const sf_module_t sf_module = { SF_ABI_VERSION + 1, "future", none };
+C
+  cc -shared -fPIC -I"$STAGE/usr/local/include" -o "$BATS_TEST_TMPDIR/future.so" "$BATS_TEST_TMPDIR/future.c"
+  refused "$BATS_TEST_TMPDIR/future.so" "module ABI version 2, this program needs 1"
+}
+
+@test "modules: refuses a module whose self-test fails" {
+  cp -r "$DYN/module-template" "$BATS_TEST_TMPDIR/bad"
+  sed -i 's/"B7BE650297A6B1EB"/"B7BE650297A6B1EA"/' "$BATS_TEST_TMPDIR/bad/example.c"
+  make -s -C "$BATS_TEST_TMPDIR/bad" clean all SFCIPHER_CFLAGS=-I"$STAGE/usr/local/include"
+  refused "$BATS_TEST_TMPDIR/bad/example.so" "EXAMPLE64 (ref): self-test failed: known answer 1"
+}
+
+@test "modules: refuses a duplicate algorithm and implementation" {
+  run "$DSFENC" --no-auto-modules --load-extension twofish --load-extension "$MODDIR/twofish.so" --list-ciphers
+  [ "$status" -eq 2 ]
+  [ "${#lines[@]}" -eq 1 ]
+  [[ "${lines[0]}" == "sfenc: $MODDIR/twofish.so: TWOFISH implementation 'ref' is already registered by $MODDIR/twofish.so" ]]
+}
+
+@test "modules: a refused file in the module directory does not stop sfenc" {
+  mkdir -p "$BATS_TEST_TMPDIR/mods"
+  cp "$MODDIR/twofish.so" "$BATS_TEST_TMPDIR/mods/"
+  echo junk > "$BATS_TEST_TMPDIR/mods/broken.so"
+  SFENC_MODULE_DIR="$BATS_TEST_TMPDIR/mods" run "$DSFENC" --list-ciphers --with-colons
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"sfenc: $BATS_TEST_TMPDIR/mods/broken.so: not a loadable shared object"* ]]
+  [ -n "$(echo "$output" | impl_line TWOFISH ref)" ]
+}
+
+@test "modules: a new implementation of a known algorithm is selectable" {
+  # Twofish's own source, renamed to implementation "alt", built as a
+  # module and loaded beside the built-in Twofish of the main build.
+  sed 's/\.impl = "ref"/.impl = "alt"/' "$DYN/src/cipher/twofish.c" > "$BATS_TEST_TMPDIR/twofish-alt.c"
+  cc -O2 -shared -fPIC -fvisibility=hidden -DSF_DYNAMIC_MODULE -I"$DYN/src" -I"$DYN/src/cipher" \
+    -o "$BATS_TEST_TMPDIR/twofish-alt.so" "$BATS_TEST_TMPDIR/twofish-alt.c"
+  run "$SFENC" --no-auto-modules --load-extension "$BATS_TEST_TMPDIR/twofish-alt.so" --list-ciphers --with-colons
+  [ "$status" -eq 0 ]
+  [[ "$(echo "$output" | impl_line TWOFISH alt)" == *":dynamic:$BATS_TEST_TMPDIR/twofish-alt.so:ok:usable:" ]]
+  [[ "$(echo "$output" | impl_line TWOFISH ref)" == *":static::ok:default:" ]]
+  head -c 5000 /dev/urandom > "$BATS_TEST_TMPDIR/p"
+  "$SFENC" --no-auto-modules --load-extension "$BATS_TEST_TMPDIR/twofish-alt.so" --batch --passphrase pw \
+    -c --cipher-algo TWOFISH --cipher-impl alt -o "$BATS_TEST_TMPDIR/p.gpg" "$BATS_TEST_TMPDIR/p"
+  gpg --batch -q --passphrase pw --pinentry-mode loopback -d "$BATS_TEST_TMPDIR/p.gpg" > "$BATS_TEST_TMPDIR/q"
+  cmp "$BATS_TEST_TMPDIR/p" "$BATS_TEST_TMPDIR/q"
+}
