@@ -14,7 +14,6 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,23 +28,6 @@ sf_module_dir (void)
   const char *dir = getenv ("SFENC_MODULE_DIR");
 
   return dir && *dir ? dir : SF_MODULE_DIR;
-}
-
-
-static void
-explain (char *why, size_t whylen, const char *fmt, ...)
-  __attribute__ ((format (printf, 3, 4)));
-
-static void
-explain (char *why, size_t whylen, const char *fmt, ...)
-{
-  va_list ap;
-
-  if (!why || !whylen)
-    return;
-  va_start (ap, fmt);
-  vsnprintf (why, whylen, fmt, ap);
-  va_end (ap);
 }
 
 
@@ -83,8 +65,8 @@ sf_module_load (const char *file, char *why, size_t whylen)
    * privileged process would hand its privileges away.  */
   if (getuid () != geteuid () || getgid () != getegid ())
     {
-      explain (why, whylen, "loading modules is not allowed in a setuid"
-               " or setgid process");
+      snprintf (why, whylen, "loading modules is not allowed in a setuid"
+                " or setgid process");
       return gpg_error (GPG_ERR_EPERM);
     }
 
@@ -95,16 +77,16 @@ sf_module_load (const char *file, char *why, size_t whylen)
     {
       err = gpg_error_from_syserror ();
       if (strchr (file, '/'))
-        explain (why, whylen, "%s", strerror (errno));
+        snprintf (why, whylen, "%s", strerror (errno));
       else
-        explain (why, whylen, "%s (looked for %s and %s.so in %s)",
-                 strerror (errno), file, file, sf_module_dir ());
+        snprintf (why, whylen, "%s (looked for %s and %s.so in %s)",
+                  strerror (errno), file, file, sf_module_dir ());
       free (path);
       return err;
     }
   if (!S_ISREG (st.st_mode))
     {
-      explain (why, whylen, "not a regular file");
+      snprintf (why, whylen, "not a regular file");
       free (path);
       return gpg_error (GPG_ERR_INV_OBJ);
     }
@@ -115,8 +97,8 @@ sf_module_load (const char *file, char *why, size_t whylen)
     {
       const char *msg = dlerror ();
 
-      explain (why, whylen, "not a loadable shared object (%s)",
-               msg ? msg : "unknown reason");
+      snprintf (why, whylen, "not a loadable shared object (%s)",
+                msg ? msg : "unknown reason");
       free (path);
       return gpg_error (GPG_ERR_INV_OBJ);
     }
@@ -124,8 +106,8 @@ sf_module_load (const char *file, char *why, size_t whylen)
   module = dlsym (handle, SF_MODULE_SYMBOL);
   if (!module)
     {
-      explain (why, whylen, "not an sfenc cipher module (no symbol %s)",
-               SF_MODULE_SYMBOL);
+      snprintf (why, whylen, "not an sfenc cipher module (no symbol %s)",
+                SF_MODULE_SYMBOL);
       dlclose (handle);
       free (path);
       return gpg_error (GPG_ERR_NOT_FOUND);

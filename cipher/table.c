@@ -8,7 +8,6 @@
 #include <config.h>
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,24 +20,6 @@ static sf_table_entry_t *table;
 static size_t table_len;
 static size_t table_size;
 static int table_initialised;
-
-/* Format a one-line explanation into WHY, if the caller wants one.  */
-static void
-explain (char *why, size_t whylen, const char *fmt, ...)
-  __attribute__ ((format (printf, 3, 4)));
-
-static void
-explain (char *why, size_t whylen, const char *fmt, ...)
-{
-  va_list ap;
-
-  if (!why || !whylen)
-    return;
-  va_start (ap, fmt);
-  vsnprintf (why, whylen, fmt, ap);
-  va_end (ap);
-}
-
 
 /* Return true when FEATURE is listed in SFENC_DISABLE_HWF, a comma
  * separated list of feature names, or "all".  */
@@ -136,7 +117,7 @@ run_one_kat (const sf_cipher_spec_t *spec, void *ctx, size_t idx,
   if (keylen <= 0 || ptlen <= 0 || ptlen != ctlen
       || ptlen % spec->blocksize)
     {
-      explain (why, whylen, "known answer %zu is malformed", idx + 1);
+      snprintf (why, whylen, "known answer %zu is malformed", idx + 1);
       return gpg_error (GPG_ERR_INV_ARG);
     }
 
@@ -144,8 +125,8 @@ run_one_kat (const sf_cipher_spec_t *spec, void *ctx, size_t idx,
   sf_wipememory (key, sizeof key);
   if (err)
     {
-      explain (why, whylen, "known answer %zu: setkey failed: %s",
-               idx + 1, gpg_strerror (err));
+      snprintf (why, whylen, "known answer %zu: setkey failed: %s",
+                idx + 1, gpg_strerror (err));
       return gpg_error (GPG_ERR_SELFTEST_FAILED);
     }
 
@@ -153,7 +134,7 @@ run_one_kat (const sf_cipher_spec_t *spec, void *ctx, size_t idx,
     spec->encrypt (ctx, buf + off, pt + off);
   if (memcmp (buf, ct, ctlen))
     {
-      explain (why, whylen, "known answer %zu: encryption mismatch", idx + 1);
+      snprintf (why, whylen, "known answer %zu: encryption mismatch", idx + 1);
       err = gpg_error (GPG_ERR_SELFTEST_FAILED);
     }
   else
@@ -162,8 +143,8 @@ run_one_kat (const sf_cipher_spec_t *spec, void *ctx, size_t idx,
         spec->decrypt (ctx, buf + off, ct + off);
       if (memcmp (buf, pt, ptlen))
         {
-          explain (why, whylen, "known answer %zu: decryption mismatch",
-                   idx + 1);
+          snprintf (why, whylen, "known answer %zu: decryption mismatch",
+                    idx + 1);
           err = gpg_error (GPG_ERR_SELFTEST_FAILED);
         }
     }
@@ -192,8 +173,8 @@ run_round_trip (const sf_cipher_spec_t *spec, void *ctx,
   sf_wipememory (key, sizeof key);
   if (err)
     {
-      explain (why, whylen, "setkey with a %zu-byte key failed: %s",
-               spec->keylen, gpg_strerror (err));
+      snprintf (why, whylen, "setkey with a %zu-byte key failed: %s",
+                spec->keylen, gpg_strerror (err));
       return gpg_error (GPG_ERR_SELFTEST_FAILED);
     }
   memset (block, 0, sizeof block);
@@ -205,8 +186,8 @@ run_round_trip (const sf_cipher_spec_t *spec, void *ctx,
     spec->release (ctx);
   if (memcmp (block, zero, spec->blocksize))
     {
-      explain (why, whylen,
-               "1000 encryptions and 1000 decryptions did not return to zero");
+      snprintf (why, whylen, "1000 encryptions and 1000 decryptions"
+                " did not return to zero");
       return gpg_error (GPG_ERR_SELFTEST_FAILED);
     }
   return 0;
@@ -223,7 +204,7 @@ sf_spec_selftest (const sf_cipher_spec_t *spec, char *why, size_t whylen)
 
   if (!spec->kats || !spec->n_kats)
     {
-      explain (why, whylen, "it has no known answers");
+      snprintf (why, whylen, "it has no known answers");
       return gpg_error (GPG_ERR_SELFTEST_FAILED);
     }
 
@@ -288,14 +269,14 @@ sf_table_register (const sf_cipher_spec_t *spec, const char *origin,
 
   if (spec->abi_version != SF_ABI_VERSION)
     {
-      explain (why, whylen, "module ABI version %u, this program needs %u",
-               spec->abi_version, SF_ABI_VERSION);
+      snprintf (why, whylen, "module ABI version %u, this program needs %u",
+                spec->abi_version, SF_ABI_VERSION);
       return gpg_error (GPG_ERR_UNKNOWN_VERSION);
     }
   if (!spec_is_wellformed (spec))
     {
-      explain (why, whylen, "malformed cipher spec%s%s",
-               spec->name ? " " : "", spec->name ? spec->name : "");
+      snprintf (why, whylen, "malformed cipher spec%s%s",
+                spec->name ? " " : "", spec->name ? spec->name : "");
       return gpg_error (GPG_ERR_INV_ARG);
     }
 
@@ -307,10 +288,11 @@ sf_table_register (const sf_cipher_spec_t *spec, const char *origin,
     dup = find_entry (*alias, 0, spec->impl);
   if (dup)
     {
-      explain (why, whylen, "%s implementation '%s' is already registered%s%s",
-               spec->name, spec->impl,
-               dup->origin ? " by " : " (built in)",
-               dup->origin ? dup->origin : "");
+      snprintf (why, whylen,
+                "%s implementation '%s' is already registered%s%s",
+                spec->name, spec->impl,
+                dup->origin ? " by " : " (built in)",
+                dup->origin ? dup->origin : "");
       return gpg_error (GPG_ERR_DUP_NAME);
     }
 
@@ -324,8 +306,8 @@ sf_table_register (const sf_cipher_spec_t *spec, const char *origin,
       err = sf_spec_selftest (spec, reason, sizeof reason);
       if (err)
         {
-          explain (why, whylen, "%s (%s): self-test failed: %s",
-                   spec->name, spec->impl, reason);
+          snprintf (why, whylen, "%s (%s): self-test failed: %s",
+                    spec->name, spec->impl, reason);
           return gpg_error (GPG_ERR_SELFTEST_FAILED);
         }
     }
@@ -358,13 +340,13 @@ sf_table_register_module (const sf_module_t *module, const char *origin,
 
   if (module->abi_version != SF_ABI_VERSION)
     {
-      explain (why, whylen, "module ABI version %u, this program needs %u",
-               module->abi_version, SF_ABI_VERSION);
+      snprintf (why, whylen, "module ABI version %u, this program needs %u",
+                module->abi_version, SF_ABI_VERSION);
       return gpg_error (GPG_ERR_UNKNOWN_VERSION);
     }
   if (!module->specs || !module->specs[0])
     {
-      explain (why, whylen, "module exports no cipher");
+      snprintf (why, whylen, "module exports no cipher");
       return gpg_error (GPG_ERR_INV_ARG);
     }
   for (spec = module->specs; *spec; spec++)
