@@ -310,28 +310,33 @@ do_cfb (sf_cipher_hd_t hd, int encrypting, unsigned char *out,
 }
 
 
-/* OFB over LEN bytes, any length.  */
+/* OFB and CTR over LEN bytes, any length.  Both XOR a keystream: in
+ * OFB each keystream block is the register HD->IV encrypted in place,
+ * in CTR the encryption of the counter HD->IV, kept in HD->CTR_KS.  */
 static void
-do_ofb (sf_cipher_hd_t hd, unsigned char *out, const unsigned char *in,
-        size_t len)
+do_keystream (sf_cipher_hd_t hd, unsigned char *out, const unsigned char *in,
+              size_t len)
 {
   const sf_cipher_spec_t *spec = hd->spec;
+  int is_ctr = hd->mode == SF_MODE_CTR;
+  sf_bulk_iv_t bulk = is_ctr ? spec->ctr : spec->ofb;
+  unsigned char *ks = is_ctr ? hd->ctr_ks : hd->iv;
   size_t bs = spec->blocksize;
   size_t n;
 
   if (hd->unused)
     {
       n = len < hd->unused ? len : hd->unused;
-      xor_bytes (out, in, hd->iv + bs - hd->unused, n);
+      xor_bytes (out, in, ks + bs - hd->unused, n);
       hd->unused -= n;
       in += n;
       out += n;
       len -= n;
     }
-  if (len >= bs && spec->ofb)
+  if (len >= bs && bulk)
     {
       n = len / bs;
-      spec->ofb (hd->ctx, hd->iv, out, in, n);
+      bulk (hd->ctx, hd->iv, out, in, n);
       in += n * bs;
       out += n * bs;
       len -= n * bs;
@@ -339,45 +344,10 @@ do_ofb (sf_cipher_hd_t hd, unsigned char *out, const unsigned char *in,
   for (; len; in += n, out += n, len -= n)
     {
       n = len < bs ? len : bs;
-      spec->encrypt (hd->ctx, hd->iv, hd->iv);
-      xor_bytes (out, in, hd->iv, n);
-      hd->unused = bs - n;
-    }
-}
-
-
-/* CTR over LEN bytes, any length; HD->IV is the counter.  */
-static void
-do_ctr (sf_cipher_hd_t hd, unsigned char *out, const unsigned char *in,
-        size_t len)
-{
-  const sf_cipher_spec_t *spec = hd->spec;
-  size_t bs = spec->blocksize;
-  size_t n;
-
-  if (hd->unused)
-    {
-      n = len < hd->unused ? len : hd->unused;
-      xor_bytes (out, in, hd->ctr_ks + bs - hd->unused, n);
-      hd->unused -= n;
-      in += n;
-      out += n;
-      len -= n;
-    }
-  if (len >= bs && spec->ctr)
-    {
-      n = len / bs;
-      spec->ctr (hd->ctx, hd->iv, out, in, n);
-      in += n * bs;
-      out += n * bs;
-      len -= n * bs;
-    }
-  for (; len; in += n, out += n, len -= n)
-    {
-      n = len < bs ? len : bs;
-      spec->encrypt (hd->ctx, hd->ctr_ks, hd->iv);
-      ctr_increment (hd->iv, bs);
-      xor_bytes (out, in, hd->ctr_ks, n);
+      spec->encrypt (hd->ctx, ks, hd->iv);
+      if (is_ctr)
+        ctr_increment (hd->iv, bs);
+      xor_bytes (out, in, ks, n);
       hd->unused = bs - n;
     }
 }
@@ -411,10 +381,8 @@ do_crypt (sf_cipher_hd_t hd, int encrypting, void *outbuf,
       do_cfb (hd, encrypting, out, in, len);
       break;
     case SF_MODE_OFB:
-      do_ofb (hd, out, in, len);
-      break;
     case SF_MODE_CTR:
-      do_ctr (hd, out, in, len);
+      do_keystream (hd, out, in, len);
       break;
     }
   return 0;
