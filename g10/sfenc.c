@@ -39,7 +39,8 @@ enum cmd
     CMD_DECRYPT,
     CMD_LIST_CIPHERS,
     CMD_VERSION,
-    CMD_HELP
+    CMD_HELP,
+    CMD_DUMP_OPTIONS
   };
 
 enum opt_id
@@ -49,6 +50,7 @@ enum opt_id
     O_LIST_CIPHERS,
     O_VERSION,
     O_HELP,
+    O_DUMP_OPTIONS,
     O_CIPHER_ALGO,
     O_CIPHER_IMPL,
     O_DIGEST_ALGO,
@@ -75,7 +77,7 @@ enum opt_id
 
 /* One option: its id, short and long name, the name of its argument
  * (NULL for none) and the help text.  An entry without names starts
- * a section of --help.  */
+ * a group: its help text is the group's title.  */
 struct option_def
 {
   enum opt_id id;
@@ -87,54 +89,67 @@ struct option_def
 
 static const struct option_def options[] =
   {
-    { 0, 0, NULL, NULL, "Commands:" },
-    { O_SYMMETRIC, 'c', "symmetric", NULL,
-      "encrypt with a passphrase" },
-    { O_DECRYPT, 'd', "decrypt", NULL, "decrypt data (default)" },
-    { O_LIST_CIPHERS, 0, "list-ciphers", NULL,
-      "list the cipher implementations and exit" },
+    /* The groups, their order and their titles are those of the
+     * sfenc(1) man page, which follows gpg(1)'s grouping;
+     * tests/doc.bats checks that the two agree.  */
+    { 0, 0, NULL, NULL, "General commands" },
     { O_VERSION, 0, "version", NULL, "show the version and the algorithms" },
     { O_HELP, 'h', "help", NULL, "show this help" },
+    { O_DUMP_OPTIONS, 0, "dump-options", NULL,
+      "list every long option, one per line" },
 
-    { 0, 0, NULL, NULL, "Options:" },
+    { 0, 0, NULL, NULL, "Commands that select the operation" },
+    { O_SYMMETRIC, 'c', "symmetric", NULL,
+      "encrypt with a passphrase" },
+    { O_DECRYPT, 'd', "decrypt", NULL, "decrypt (the default command)" },
+    { O_LIST_CIPHERS, 0, "list-ciphers", NULL,
+      "list the cipher implementations and exit" },
+
+    { 0, 0, NULL, NULL, "Configuration" },
+    { O_VERBOSE, 'v', "verbose", NULL, "tell what is being done" },
+    { O_QUIET, 'q', "quiet", NULL, "do not print warnings" },
+    { O_BATCH, 0, "batch", NULL, "never ask on the terminal" },
+    { O_YES, 0, "yes", NULL, "overwrite existing output files" },
+    { O_COMPRESS_LEVEL, 'z', "compress-level", "N",
+      "compression level N (0 disables compression)" },
+    { O_LOAD_EXTENSION, 0, "load-extension", "FILE",
+      "load the dynamic cipher module FILE" },
+    { O_NO_AUTO_MODULES, 0, "no-auto-modules", NULL,
+      "do not load the modules of the module directory" },
+
+    { 0, 0, NULL, NULL, "Input and output" },
+    { O_ARMOR, 'a', "armor", NULL, "write ASCII armor instead of binary" },
+    { O_OUTPUT, 'o', "output", "FILE", "write the output to FILE" },
+    { O_WITH_COLONS, 0, "with-colons", NULL,
+      "machine-readable --list-ciphers output" },
+
+    { 0, 0, NULL, NULL, "OpenPGP protocol options" },
+    { O_S2K_DIGEST_ALGO, 0, "s2k-digest-algo", "NAME",
+      "string-to-key hash NAME (default SHA1)" },
+    { O_S2K_MODE, 0, "s2k-mode", "N",
+      "string-to-key mode 0, 1 or 3 (default 3)" },
+    { O_S2K_COUNT, 0, "s2k-count", "N",
+      "string-to-key iteration count (default 65011712)" },
+
+    { 0, 0, NULL, NULL, "Algorithms, passphrases and overrides" },
     { O_CIPHER_ALGO, 0, "cipher-algo", "NAME",
       "use cipher NAME (default AES256)" },
     { O_CIPHER_IMPL, 0, "cipher-impl", "IMPL",
       "use implementation IMPL (ref, aesni, gcrypt, ...)" },
     { O_DIGEST_ALGO, 0, "digest-algo", "NAME",
-      "hash for the string-to-key (default SHA1)" },
-    { O_S2K_DIGEST_ALGO, 0, "s2k-digest-algo", "NAME",
-      "the same, wins over --digest-algo" },
-    { O_S2K_MODE, 0, "s2k-mode", "N",
-      "string-to-key mode 0, 1 or 3 (default 3)" },
-    { O_S2K_COUNT, 0, "s2k-count", "N",
-      "string-to-key iteration count (default 65011712)" },
-    { O_COMPRESS_LEVEL, 'z', "compress-level", "N",
-      "compression level N (0 disables compression)" },
+      "string-to-key hash (--s2k-digest-algo wins)" },
     { O_COMPRESS_ALGO, 0, "compress-algo", "NAME",
       "none, zip or zlib (default zip)" },
-    { O_ARMOR, 'a', "armor", NULL, "create ASCII armored output" },
-    { O_OUTPUT, 'o', "output", "FILE", "write output to FILE" },
-    { O_YES, 0, "yes", NULL, "overwrite existing output files" },
-    { O_PASSPHRASE, 0, "passphrase", "STRING",
-      "use STRING as the passphrase" },
     { O_PASSPHRASE_FD, 0, "passphrase-fd", "N",
       "read the passphrase from file descriptor N" },
     { O_PASSPHRASE_FILE, 0, "passphrase-file", "FILE",
       "read the passphrase from FILE" },
-    { O_BATCH, 0, "batch", NULL, "never ask on the terminal" },
+    { O_PASSPHRASE, 0, "passphrase", "STRING",
+      "use STRING as the passphrase (others can see it)" },
     { O_PINENTRY_MODE, 0, "pinentry-mode", "MODE",
-      "ask, loopback, cancel or error (as gpg)" },
-    { O_LOAD_EXTENSION, 0, "load-extension", "FILE",
-      "load the dynamic cipher module FILE" },
-    { O_NO_AUTO_MODULES, 0, "no-auto-modules", NULL,
-      "do not load the modules of the module directory" },
+      "default, ask, loopback, cancel or error (as gpg)" },
     { O_IGNORE_MDC_ERROR, 0, "ignore-mdc-error", NULL,
-      "decrypt even without a valid MDC (unsafe)" },
-    { O_WITH_COLONS, 0, "with-colons", NULL,
-      "machine-readable --list-ciphers output" },
-    { O_VERBOSE, 'v', "verbose", NULL, "verbose" },
-    { O_QUIET, 'q', "quiet", NULL, "be somewhat more quiet" }
+      "decrypt even without a valid MDC (unsafe)" }
   };
 
 #define N_OPTIONS (sizeof options / sizeof *options)
@@ -198,7 +213,7 @@ show_help (void)
 
       if (!o->long_name)
         {
-          printf ("\n%s\n", o->help);
+          printf ("\n%s:\n", o->help);
           continue;
         }
       if (o->short_name)
@@ -207,11 +222,25 @@ show_help (void)
       else
         snprintf (left, sizeof left, "    --%s%s%s", o->long_name,
                   o->arg ? " " : "", o->arg ? o->arg : "");
-      if (strlen (left) > 26)
-        printf (" %s\n %-27s%s\n", left, "", o->help);
+      if (strlen (left) > 27)
+        printf (" %s\n %-29s%s\n", left, "", o->help);
       else
-        printf (" %-27s%s\n", left, o->help);
+        printf (" %-29s%s\n", left, o->help);
     }
+  printf ("\nSee sfenc(1) for the details.\n");
+}
+
+
+/* Print every long option, one per line, as gpg --dump-options does:
+ * for completion scripts and for the documentation test.  */
+static void
+dump_options (void)
+{
+  size_t i;
+
+  for (i = 0; i < N_OPTIONS; i++)
+    if (options[i].long_name)
+      printf ("--%s\n", options[i].long_name);
 }
 
 
@@ -284,6 +313,8 @@ apply_option (struct command_line *cl, const struct option_def *o,
       return set_command (cl, CMD_VERSION, name);
     case O_HELP:
       return set_command (cl, CMD_HELP, name);
+    case O_DUMP_OPTIONS:
+      return set_command (cl, CMD_DUMP_OPTIONS, name);
     case O_CIPHER_ALGO: opt.cipher_algo = arg; break;
     case O_CIPHER_IMPL: opt.cipher_impl = arg; break;
     case O_DIGEST_ALGO:
@@ -617,6 +648,11 @@ main (int argc, char **argv)
   if (!err && cl.cmd == CMD_HELP)
     {
       show_help ();
+      return 0;
+    }
+  if (!err && cl.cmd == CMD_DUMP_OPTIONS)
+    {
+      dump_options ();
       return 0;
     }
   if (!err)
