@@ -17,9 +17,8 @@
 
 #include "sfenc.h"
 
-/* The libgcrypt we were written against: secure memory and the
- * hashes used here are all older.  */
-#define NEED_LIBGCRYPT_VERSION "1.8.0"
+/* The oldest libgcrypt configure accepts.  */
+#define NEED_LIBGCRYPT_VERSION "1.10.0"
 
 /* Secure memory for passphrases, keys and key schedules.  */
 #define SECMEM_SIZE 65536
@@ -332,15 +331,18 @@ apply_option (struct command_line *cl, const struct option_def *o,
       err = parse_number (name, arg, 0, 3, &v);
       if (!err && v == 2)
         err = usage_error (name, "S2K mode 2 is reserved (use 0, 1 or 3)");
-      opt.s2k_mode = v;
+      if (!err)
+        opt.s2k_mode = v;
       break;
     case O_S2K_COUNT:
       err = parse_number (name, arg, 1024, DEFAULT_S2K_COUNT, &v);
-      opt.s2k_count = v;
+      if (!err)
+        opt.s2k_count = v;
       break;
     case O_COMPRESS_LEVEL:
       err = parse_number (name, arg, 0, 9, &v);
-      opt.compress_level = v;
+      if (!err)
+        opt.compress_level = v;
       break;
     case O_COMPRESS_ALGO:
       opt.compress_algo = compress_algo_from_name (arg);
@@ -356,7 +358,8 @@ apply_option (struct command_line *cl, const struct option_def *o,
     case O_PASSPHRASE: opt.passphrase = arg; break;
     case O_PASSPHRASE_FD:
       err = parse_number (name, arg, 0, INT_MAX, &v);
-      opt.passphrase_fd = v;
+      if (!err)
+        opt.passphrase_fd = v;
       break;
     case O_PASSPHRASE_FILE: opt.passphrase_file = arg; break;
     case O_BATCH: opt.batch = 1; break;
@@ -367,8 +370,8 @@ apply_option (struct command_line *cl, const struct option_def *o,
                || !strcmp (arg, "loopback"))
         opt.pinentry_no_ask = 0;
       else
-        err = usage_error (name, "invalid mode '%s' (ask, loopback, cancel,"
-                           " error)", arg);
+        err = usage_error (name, "invalid mode '%s' (default, ask, loopback,"
+                           " cancel, error)", arg);
       break;
     case O_LOAD_EXTENSION:
       if (cl->n_extensions == sizeof cl->extensions / sizeof *cl->extensions)

@@ -88,7 +88,7 @@ setup () {
   [[ "$output" == "sfenc: passphrase: none given"* ]]
   run "$SFENC" --pinentry-mode sideways -d "$T/msg"
   [ "$status" -eq 2 ]
-  [ "$output" = "sfenc: --pinentry-mode: invalid mode 'sideways' (ask, loopback, cancel, error)" ]
+  [ "$output" = "sfenc: --pinentry-mode: invalid mode 'sideways' (default, ask, loopback, cancel, error)" ]
 }
 
 @test "sfenc-options: -c FILE writes FILE.gpg, with -a FILE.asc" {
