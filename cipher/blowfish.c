@@ -3,7 +3,9 @@
  * Implementation "ref": portable C.  64-bit block, keys of 1 to 56
  * bytes (OpenPGP uses 16, algorithm id 4).  Weak keys (S-boxes with a
  * repeated entry, a chance of about 2^-15 per key) are not refused:
- * OpenPGP keys are random and no practical attack uses them.
+ * OpenPGP keys are random and no practical attack uses them.  The
+ * parallel bulk modes (CFB and CBC decryption, CTR, ECB) interleave
+ * four blocks.
  *
  * The initial P-array and S-boxes are the fractional hexadecimal
  * digits of pi, P first, then S1 to S4.
@@ -22,6 +24,14 @@
 #define BLOWFISH_BLOCKSIZE 8
 #define BLOWFISH_ROUNDS 16
 #define BLOWFISH_MAX_KEYLEN 56
+
+/* The block cores must be inlined into every bulk loop for the
+ * chaining values to stay in registers.  */
+#ifdef __GNUC__
+# define BLOWFISH_INLINE static inline __attribute__ ((always_inline))
+#else
+# define BLOWFISH_INLINE static inline
+#endif
 
 static const uint32_t pi_p[18] =
   {
@@ -326,21 +336,44 @@ store_be32 (unsigned char *p, uint32_t v)
   ((((c)->s[0][(x) >> 24] + (c)->s[1][((x) >> 16) & 0xff])             \
     ^ (c)->s[2][((x) >> 8) & 0xff]) + (c)->s[3][(x) & 0xff])
 
+/* One round on one block: A ^= F (B) ^ P[I], and the key whitening
+ * A ^= P[I] before the first and after the last round.  These and the
+ * macros below use the context C of the function they expand in.  */
+#define ROUND_1BLK(a, b, i)  a ^= F (c, b) ^ c->p[i]
+#define WHITEN_1BLK(a, i)    a ^= c->p[i]
+
+/* The same on four blocks, halves A0..A3 and B0..B3.  */
+#define ROUND_4BLK(a, b, i)                                             \
+  do {                                                                  \
+    a ## 0 ^= F (c, b ## 0) ^ c->p[i];                                  \
+    a ## 1 ^= F (c, b ## 1) ^ c->p[i];                                  \
+    a ## 2 ^= F (c, b ## 2) ^ c->p[i];                                  \
+    a ## 3 ^= F (c, b ## 3) ^ c->p[i];                                  \
+  } while (0)
+
+#define WHITEN_4BLK(a, i)                                               \
+  do {                                                                  \
+    a ## 0 ^= c->p[i];                                                  \
+    a ## 1 ^= c->p[i];                                                  \
+    a ## 2 ^= c->p[i];                                                  \
+    a ## 3 ^= c->p[i];                                                  \
+  } while (0)
+
 /* Sixteen rounds unrolled without the swap: the halves alternate
  * roles, and the P entries are taken forwards to encrypt and
- * backwards to decrypt.  */
-#define ROUNDS(c, l, r, P)                                              \
+ * backwards to decrypt.  N is 1BLK or 4BLK.  */
+#define ROUNDS(N, l, r, P)                                              \
   do {                                                                  \
-    l ^= (c)->p[P (0)];                                                 \
-    r ^= F (c, l) ^ (c)->p[P (1)];  l ^= F (c, r) ^ (c)->p[P (2)];      \
-    r ^= F (c, l) ^ (c)->p[P (3)];  l ^= F (c, r) ^ (c)->p[P (4)];      \
-    r ^= F (c, l) ^ (c)->p[P (5)];  l ^= F (c, r) ^ (c)->p[P (6)];      \
-    r ^= F (c, l) ^ (c)->p[P (7)];  l ^= F (c, r) ^ (c)->p[P (8)];      \
-    r ^= F (c, l) ^ (c)->p[P (9)];  l ^= F (c, r) ^ (c)->p[P (10)];     \
-    r ^= F (c, l) ^ (c)->p[P (11)]; l ^= F (c, r) ^ (c)->p[P (12)];     \
-    r ^= F (c, l) ^ (c)->p[P (13)]; l ^= F (c, r) ^ (c)->p[P (14)];     \
-    r ^= F (c, l) ^ (c)->p[P (15)]; l ^= F (c, r) ^ (c)->p[P (16)];     \
-    r ^= (c)->p[P (17)];                                                \
+    WHITEN_ ## N (l, P (0));                                            \
+    ROUND_ ## N (r, l, P (1));  ROUND_ ## N (l, r, P (2));              \
+    ROUND_ ## N (r, l, P (3));  ROUND_ ## N (l, r, P (4));              \
+    ROUND_ ## N (r, l, P (5));  ROUND_ ## N (l, r, P (6));              \
+    ROUND_ ## N (r, l, P (7));  ROUND_ ## N (l, r, P (8));              \
+    ROUND_ ## N (r, l, P (9));  ROUND_ ## N (l, r, P (10));             \
+    ROUND_ ## N (r, l, P (11)); ROUND_ ## N (l, r, P (12));             \
+    ROUND_ ## N (r, l, P (13)); ROUND_ ## N (l, r, P (14));             \
+    ROUND_ ## N (r, l, P (15)); ROUND_ ## N (l, r, P (16));             \
+    WHITEN_ ## N (r, P (17));                                           \
   } while (0)
 
 #define FORWARD(i) (i)
@@ -348,70 +381,33 @@ store_be32 (unsigned char *p, uint32_t v)
 
 /* Encrypt the block held in *XL, *XR (the output halves come out
  * swapped back into place).  */
-static inline void
+BLOWFISH_INLINE void
 encrypt_words (const blowfish_ctx_t *c, uint32_t *xl, uint32_t *xr)
 {
   uint32_t l = *xl, r = *xr;
 
-  ROUNDS (c, l, r, FORWARD);
+  ROUNDS (1BLK, l, r, FORWARD);
   *xl = r;
   *xr = l;
 }
 
-static inline void
+BLOWFISH_INLINE void
 decrypt_words (const blowfish_ctx_t *c, uint32_t *xl, uint32_t *xr)
 {
   uint32_t l = *xl, r = *xr;
 
-  ROUNDS (c, l, r, BACKWARD);
+  ROUNDS (1BLK, l, r, BACKWARD);
   *xl = r;
   *xr = l;
 }
 
-/* Two independent blocks at once, so their look-ups overlap.  */
-static inline void
-encrypt_words2 (const blowfish_ctx_t *c, uint32_t *xl, uint32_t *xr,
-                uint32_t *yl, uint32_t *yr)
-{
-  uint32_t l = *xl, r = *xr, l2 = *yl, r2 = *yr;
-  int i;
-
-  l ^= c->p[0];
-  l2 ^= c->p[0];
-  for (i = 1; i < BLOWFISH_ROUNDS; i += 2)
-    {
-      r ^= F (c, l) ^ c->p[i];
-      r2 ^= F (c, l2) ^ c->p[i];
-      l ^= F (c, r) ^ c->p[i + 1];
-      l2 ^= F (c, r2) ^ c->p[i + 1];
-    }
-  *xl = r ^ c->p[BLOWFISH_ROUNDS + 1];
-  *yl = r2 ^ c->p[BLOWFISH_ROUNDS + 1];
-  *xr = l;
-  *yr = l2;
-}
-
-static inline void
-decrypt_words2 (const blowfish_ctx_t *c, uint32_t *xl, uint32_t *xr,
-                uint32_t *yl, uint32_t *yr)
-{
-  uint32_t l = *xl, r = *xr, l2 = *yl, r2 = *yr;
-  int i;
-
-  l ^= c->p[BLOWFISH_ROUNDS + 1];
-  l2 ^= c->p[BLOWFISH_ROUNDS + 1];
-  for (i = BLOWFISH_ROUNDS; i > 1; i -= 2)
-    {
-      r ^= F (c, l) ^ c->p[i];
-      r2 ^= F (c, l2) ^ c->p[i];
-      l ^= F (c, r) ^ c->p[i - 1];
-      l2 ^= F (c, r2) ^ c->p[i - 1];
-    }
-  *xl = r ^ c->p[0];
-  *yl = r2 ^ c->p[0];
-  *xr = l;
-  *yr = l2;
-}
+/* Encrypt or decrypt four independent blocks at once, so that their
+ * look-ups overlap: the blocks are the caller's variables L0, R0 to
+ * L3, R3, and come out with their halves swapped (block J is then
+ * RJ || LJ).  Plain variables rather than an array keep every half
+ * in a register.  */
+#define ENCRYPT_4BLK(l, r)  ROUNDS (4BLK, l, r, FORWARD)
+#define DECRYPT_4BLK(l, r)  ROUNDS (4BLK, l, r, BACKWARD)
 
 
 static gpg_error_t
@@ -478,25 +474,44 @@ blowfish_decrypt (const void *context, unsigned char *out,
 
 
 /* Bulk functions.  The chaining value lives in two words across the
- * loop; parallel modes take two blocks per step.  */
+ * loop; parallel modes take four blocks per step.  Ciphertext that a
+ * parallel mode needs again after the rounds is read again from IN
+ * rather than held in registers, in an order that lets IN == OUT.  */
+
+/* OUT = the block L || R xor the block at IN.  */
+static inline void
+store_xor_block (unsigned char *out, uint32_t l, uint32_t r,
+                 const unsigned char *in)
+{
+  store_be32 (out, l ^ load_be32 (in));
+  store_be32 (out + 4, r ^ load_be32 (in + 4));
+}
 
 static void
 blowfish_ecb_enc (const void *context, unsigned char *out,
                   const unsigned char *in, size_t nblocks)
 {
-  for (; nblocks >= 2; nblocks -= 2, in += 16, out += 16)
-    {
-      uint32_t l = load_be32 (in), r = load_be32 (in + 4);
-      uint32_t l2 = load_be32 (in + 8), r2 = load_be32 (in + 12);
+  const blowfish_ctx_t *c = context;
 
-      encrypt_words2 (context, &l, &r, &l2, &r2);
-      store_be32 (out, l);
-      store_be32 (out + 4, r);
-      store_be32 (out + 8, l2);
-      store_be32 (out + 12, r2);
+  for (; nblocks >= 4; nblocks -= 4, in += 32, out += 32)
+    {
+      uint32_t l0 = load_be32 (in), r0 = load_be32 (in + 4);
+      uint32_t l1 = load_be32 (in + 8), r1 = load_be32 (in + 12);
+      uint32_t l2 = load_be32 (in + 16), r2 = load_be32 (in + 20);
+      uint32_t l3 = load_be32 (in + 24), r3 = load_be32 (in + 28);
+
+      ENCRYPT_4BLK (l, r);
+      store_be32 (out, r0);
+      store_be32 (out + 4, l0);
+      store_be32 (out + 8, r1);
+      store_be32 (out + 12, l1);
+      store_be32 (out + 16, r2);
+      store_be32 (out + 20, l2);
+      store_be32 (out + 24, r3);
+      store_be32 (out + 28, l3);
     }
-  if (nblocks)
-    blowfish_encrypt (context, out, in);
+  for (; nblocks; nblocks--, in += 8, out += 8)
+    blowfish_encrypt (c, out, in);
 }
 
 
@@ -504,19 +519,27 @@ static void
 blowfish_ecb_dec (const void *context, unsigned char *out,
                   const unsigned char *in, size_t nblocks)
 {
-  for (; nblocks >= 2; nblocks -= 2, in += 16, out += 16)
-    {
-      uint32_t l = load_be32 (in), r = load_be32 (in + 4);
-      uint32_t l2 = load_be32 (in + 8), r2 = load_be32 (in + 12);
+  const blowfish_ctx_t *c = context;
 
-      decrypt_words2 (context, &l, &r, &l2, &r2);
-      store_be32 (out, l);
-      store_be32 (out + 4, r);
-      store_be32 (out + 8, l2);
-      store_be32 (out + 12, r2);
+  for (; nblocks >= 4; nblocks -= 4, in += 32, out += 32)
+    {
+      uint32_t l0 = load_be32 (in), r0 = load_be32 (in + 4);
+      uint32_t l1 = load_be32 (in + 8), r1 = load_be32 (in + 12);
+      uint32_t l2 = load_be32 (in + 16), r2 = load_be32 (in + 20);
+      uint32_t l3 = load_be32 (in + 24), r3 = load_be32 (in + 28);
+
+      DECRYPT_4BLK (l, r);
+      store_be32 (out, r0);
+      store_be32 (out + 4, l0);
+      store_be32 (out + 8, r1);
+      store_be32 (out + 12, l1);
+      store_be32 (out + 16, r2);
+      store_be32 (out + 20, l2);
+      store_be32 (out + 24, r3);
+      store_be32 (out + 28, l3);
     }
-  if (nblocks)
-    blowfish_decrypt (context, out, in);
+  for (; nblocks; nblocks--, in += 8, out += 8)
+    blowfish_decrypt (c, out, in);
 }
 
 
@@ -540,33 +563,41 @@ blowfish_cbc_enc (const void *context, unsigned char *iv,
 }
 
 
+/* Each plaintext block needs the ciphertext block before it: the
+ * blocks are stored last to first so that none is overwritten before
+ * it is read.  */
 static void
 blowfish_cbc_dec (const void *context, unsigned char *iv,
                   unsigned char *out, const unsigned char *in,
                   size_t nblocks)
 {
+  const blowfish_ctx_t *c = context;
   uint32_t ivl = load_be32 (iv), ivr = load_be32 (iv + 4);
 
-  for (; nblocks >= 2; nblocks -= 2, in += 16, out += 16)
+  for (; nblocks >= 4; nblocks -= 4, in += 32, out += 32)
     {
-      uint32_t c1l = load_be32 (in), c1r = load_be32 (in + 4);
-      uint32_t c2l = load_be32 (in + 8), c2r = load_be32 (in + 12);
-      uint32_t l = c1l, r = c1r, l2 = c2l, r2 = c2r;
+      uint32_t l0 = load_be32 (in), r0 = load_be32 (in + 4);
+      uint32_t l1 = load_be32 (in + 8), r1 = load_be32 (in + 12);
+      uint32_t l2 = load_be32 (in + 16), r2 = load_be32 (in + 20);
+      uint32_t l3 = load_be32 (in + 24), r3 = load_be32 (in + 28);
 
-      decrypt_words2 (context, &l, &r, &l2, &r2);
-      store_be32 (out, l ^ ivl);
-      store_be32 (out + 4, r ^ ivr);
-      store_be32 (out + 8, l2 ^ c1l);
-      store_be32 (out + 12, r2 ^ c1r);
-      ivl = c2l;
-      ivr = c2r;
+      DECRYPT_4BLK (l, r);
+      r0 ^= ivl;
+      l0 ^= ivr;
+      ivl = load_be32 (in + 24);
+      ivr = load_be32 (in + 28);
+      store_xor_block (out + 24, r3, l3, in + 16);
+      store_xor_block (out + 16, r2, l2, in + 8);
+      store_xor_block (out + 8, r1, l1, in);
+      store_be32 (out, r0);
+      store_be32 (out + 4, l0);
     }
-  if (nblocks)
+  for (; nblocks; nblocks--, in += 8, out += 8)
     {
       uint32_t cl = load_be32 (in), cr = load_be32 (in + 4);
       uint32_t l = cl, r = cr;
 
-      decrypt_words (context, &l, &r);
+      decrypt_words (c, &l, &r);
       store_be32 (out, l ^ ivl);
       store_be32 (out + 4, r ^ ivr);
       ivl = cl;
@@ -602,30 +633,31 @@ blowfish_cfb_dec (const void *context, unsigned char *iv,
                   unsigned char *out, const unsigned char *in,
                   size_t nblocks)
 {
+  const blowfish_ctx_t *c = context;
   uint32_t ivl = load_be32 (iv), ivr = load_be32 (iv + 4);
 
-  for (; nblocks >= 2; nblocks -= 2, in += 16, out += 16)
+  for (; nblocks >= 4; nblocks -= 4, in += 32, out += 32)
     {
-      uint32_t c1l = load_be32 (in), c1r = load_be32 (in + 4);
-      uint32_t c2l = load_be32 (in + 8), c2r = load_be32 (in + 12);
-      uint32_t l = ivl, r = ivr, l2 = c1l, r2 = c1r;
+      uint32_t l0 = ivl, r0 = ivr;
+      uint32_t l1 = load_be32 (in), r1 = load_be32 (in + 4);
+      uint32_t l2 = load_be32 (in + 8), r2 = load_be32 (in + 12);
+      uint32_t l3 = load_be32 (in + 16), r3 = load_be32 (in + 20);
 
-      encrypt_words2 (context, &l, &r, &l2, &r2);
-      store_be32 (out, l ^ c1l);
-      store_be32 (out + 4, r ^ c1r);
-      store_be32 (out + 8, l2 ^ c2l);
-      store_be32 (out + 12, r2 ^ c2r);
-      ivl = c2l;
-      ivr = c2r;
+      ENCRYPT_4BLK (l, r);
+      ivl = load_be32 (in + 24);
+      ivr = load_be32 (in + 28);
+      store_xor_block (out, r0, l0, in);
+      store_xor_block (out + 8, r1, l1, in + 8);
+      store_xor_block (out + 16, r2, l2, in + 16);
+      store_xor_block (out + 24, r3, l3, in + 24);
     }
-  if (nblocks)
+  for (; nblocks; nblocks--, in += 8, out += 8)
     {
       uint32_t cl = load_be32 (in), cr = load_be32 (in + 4);
-      uint32_t l = ivl, r = ivr;
 
-      encrypt_words (context, &l, &r);
-      store_be32 (out, l ^ cl);
-      store_be32 (out + 4, r ^ cr);
+      encrypt_words (c, &ivl, &ivr);
+      store_be32 (out, ivl ^ cl);
+      store_be32 (out + 4, ivr ^ cr);
       ivl = cl;
       ivr = cr;
     }
@@ -656,27 +688,28 @@ static void
 blowfish_ctr (const void *context, unsigned char *ctr, unsigned char *out,
               const unsigned char *in, size_t nblocks)
 {
+  const blowfish_ctx_t *c = context;
   uint64_t n = ((uint64_t) load_be32 (ctr) << 32) | load_be32 (ctr + 4);
 
-  for (; nblocks >= 2; nblocks -= 2, in += 16, out += 16, n += 2)
+  for (; nblocks >= 4; nblocks -= 4, in += 32, out += 32, n += 4)
     {
-      uint32_t l = n >> 32, r = (uint32_t) n;
-      uint32_t l2 = (n + 1) >> 32, r2 = (uint32_t) (n + 1);
+      uint32_t l0 = n >> 32, r0 = (uint32_t) n;
+      uint32_t l1 = (n + 1) >> 32, r1 = (uint32_t) (n + 1);
+      uint32_t l2 = (n + 2) >> 32, r2 = (uint32_t) (n + 2);
+      uint32_t l3 = (n + 3) >> 32, r3 = (uint32_t) (n + 3);
 
-      encrypt_words2 (context, &l, &r, &l2, &r2);
-      store_be32 (out, l ^ load_be32 (in));
-      store_be32 (out + 4, r ^ load_be32 (in + 4));
-      store_be32 (out + 8, l2 ^ load_be32 (in + 8));
-      store_be32 (out + 12, r2 ^ load_be32 (in + 12));
+      ENCRYPT_4BLK (l, r);
+      store_xor_block (out, r0, l0, in);
+      store_xor_block (out + 8, r1, l1, in + 8);
+      store_xor_block (out + 16, r2, l2, in + 16);
+      store_xor_block (out + 24, r3, l3, in + 24);
     }
-  if (nblocks)
+  for (; nblocks; nblocks--, in += 8, out += 8, n++)
     {
       uint32_t l = n >> 32, r = (uint32_t) n;
 
-      encrypt_words (context, &l, &r);
-      store_be32 (out, l ^ load_be32 (in));
-      store_be32 (out + 4, r ^ load_be32 (in + 4));
-      n++;
+      encrypt_words (c, &l, &r);
+      store_xor_block (out, l, r, in);
     }
   store_be32 (ctr, n >> 32);
   store_be32 (ctr + 4, (uint32_t) n);
