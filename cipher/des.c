@@ -291,17 +291,6 @@ store_be32 (unsigned char *p, uint32_t x)
   memcpy (p, &x, sizeof x);
 }
 
-/* Clear N bytes at P in a way the compiler cannot drop.  */
-static void
-wipe (void *p, size_t n)
-{
-  volatile unsigned char *vp = p;
-
-  while (n--)
-    *vp++ = 0;
-}
-
-
 /*
  * Key schedule.
  */
@@ -352,7 +341,7 @@ des_key_schedule (const unsigned char *key, uint32_t *rk)
                           | ((uint32_t) w.group[5] << 2);
     }
 
-  wipe (&w, sizeof w);
+  sf_wipememory (&w, sizeof w);
 }
 
 

@@ -109,16 +109,6 @@ store_words (unsigned char *p, const uint32_t *w)
   store_be16 (p + 6, w[3]);
 }
 
-static void
-wipe (void *p, size_t n)
-{
-  volatile unsigned char *vp = p;
-
-  while (n--)
-    *vp++ = 0;
-}
-
-
 /* Every word the cipher works on is kept clean: a value below 2^16 in
  * a uint32_t.
  *
@@ -253,10 +243,10 @@ idea_setkey (void *context, const unsigned char *key, size_t keylen)
 #endif
     }
 
-  wipe (z, sizeof z);
-  wipe (&k_hi, sizeof k_hi);
-  wipe (&k_lo, sizeof k_lo);
-  wipe (&t, sizeof t);
+  sf_wipememory (z, sizeof z);
+  sf_wipememory (&k_hi, sizeof k_hi);
+  sf_wipememory (&k_lo, sizeof k_lo);
+  sf_wipememory (&t, sizeof t);
   return 0;
 }
 

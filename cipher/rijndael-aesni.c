@@ -99,15 +99,6 @@ vaes_usable (void)
   return (ebx & bit_AVX2) && (ecx & bit_VAES);
 }
 
-static void
-wipe (void *p, size_t n)
-{
-  volatile unsigned char *vp = p;
-
-  while (n--)
-    *vp++ = 0;
-}
-
 AESNI_INLINE __m128i
 loadu (const unsigned char *p)
 {
@@ -165,7 +156,7 @@ expand_key (aesni_context_t *ctx, const unsigned char *key, size_t keylen)
     ctx->dec_keys[i] = _mm_aesimc_si128 (ctx->enc_keys[rounds - i]);
   ctx->dec_keys[rounds] = ctx->enc_keys[0];
 
-  wipe (w, sizeof w);
+  sf_wipememory (w, sizeof w);
 }
 
 static gpg_error_t
@@ -176,7 +167,7 @@ setkey_checked (void *ctx, const unsigned char *key, size_t keylen,
     return gpg_error (GPG_ERR_INV_KEYLEN);
   /* Also clears the round keys a shorter key leaves unused, which the
    * serial modes load anyway.  */
-  wipe (ctx, sizeof (aesni_context_t));
+  sf_wipememory (ctx, sizeof (aesni_context_t));
   expand_key (ctx, key, keylen);
   ((aesni_context_t *)ctx)->use_vaes = vaes_usable ();
   return 0;

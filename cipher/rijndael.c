@@ -263,16 +263,6 @@ store_block (unsigned char *p, const uint32_t s[4])
   store_be32 (p + 12, s[3]);
 }
 
-static void
-wipe (void *p, size_t n)
-{
-  volatile unsigned char *vp = p;
-
-  while (n--)
-    *vp++ = 0;
-}
-
-
 /*
  * Key schedule.
  */
@@ -341,7 +331,7 @@ setkey_checked (void *ctx, const unsigned char *key, size_t keylen,
 {
   if (keylen != wanted)
     return gpg_error (GPG_ERR_INV_KEYLEN);
-  wipe (ctx, sizeof (rijndael_context_t));
+  sf_wipememory (ctx, sizeof (rijndael_context_t));
   expand_key (ctx, key, keylen);
   return 0;
 }
