@@ -2,7 +2,7 @@
 # quickstart.sh - set up a Debian machine, build sfenc, and run the main
 # job (no argument) or the whole test suite ("check").
 #
-#   ./quickstart.sh          install what is missing, build, benchmark
+#   ./quickstart.sh          install what is missing, build, pipe benchmark
 #   ./quickstart.sh check    install what is missing, build, make check
 set -e
 cd "$(dirname "$0")"
@@ -31,5 +31,5 @@ make -j"$(nproc)"
 if [ "${1:-bench}" = check ]; then
   make check
 else
-  tools/cipherbench
+  tools/sfbench
 fi

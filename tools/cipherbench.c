@@ -1,91 +1,152 @@
-/* cipherbench.c - in-process cipher throughput, beside libgcrypt
+/* cipherbench.c - in-process cipher throughput, as "openssl speed"
  *
  * For each algorithm in the cipher table, every usable implementation
- * encrypts and decrypts a buffer in CFB mode (full-block feedback, as
- * OpenPGP uses it) through the generic modes.  The implementation
- * "gcrypt" is libgcrypt's own code for the same algorithm and mode, so
- * its row is libgcrypt's figure, and every other row carries its ratio
- * to it: above 1 is faster than libgcrypt.
+ * runs each selected mode (ECB, CBC and CFB in both directions, CTR,
+ * OFB, OpenPGP CFB) over buffers of each selected size (16 to 16384
+ * bytes), through the generic modes.  Beside them, in the same run:
+ *
+ *   - implementation "gcrypt", libgcrypt's own code for the same
+ *     algorithm and mode (the gcrypt provider hands whole buffers to
+ *     libgcrypt's mode functions), and
+ *   - implementation "openssl", OpenSSL's libcrypto through its EVP
+ *     interface, when the build found it (n/a for what it lacks:
+ *     Twofish, OpenPGP CFB, CTR for 64-bit blocks).
+ *
+ * Every row carries its ratio to both: above 1 is faster than the peer.
  *
  * Time is the process's CPU time.  Each sample repeats the buffer
  * until at least --seconds of CPU time have passed; the implementations
- * of one algorithm are sampled in turn, --runs times, and the median
- * sample is reported, so that drift on a shared machine hits all of
- * them alike.
+ * of one cell (algorithm, mode, size) are sampled in turn, --runs
+ * times, and the median is reported, so that drift on a shared machine
+ * hits all of them alike.  Cycles per byte come from the CPU's cycle
+ * counter (perf_event_open) when the kernel offers it, else from the
+ * CPU time and a clock rate measured with a chain of dependent
+ * additions, one cycle each; the notes say which.
  */
 #include <config.h>
 
 #include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 #include <gcrypt.h>
+#ifdef __linux__
+# include <linux/perf_event.h>
+# include <sys/ioctl.h>
+# include <sys/syscall.h>
+#endif
+#ifdef HAVE_OPENSSL
+# include <openssl/evp.h>
+# include <openssl/provider.h>
+#endif
 
 #include "libsfcipher.h"
+#include "benchutil.h"
+#include "plot.h"
+#include "report.h"
 
 #define MAX_IMPLS_PER_ALGO 8
+#define MIB (1024.0 * 1024.0)
+
+struct mode_def
+{
+  const char *name;
+  enum sf_cipher_mode mode;
+  int encrypting;
+  const char *openssl;          /* OpenSSL's mode suffix, NULL: none.  */
+};
+
+static const struct mode_def modes[] =
+  {
+    { "ecb", SF_MODE_ECB, 1, "ecb" },
+    { "cbc-enc", SF_MODE_CBC, 1, "cbc" },
+    { "cbc-dec", SF_MODE_CBC, 0, "cbc" },
+    { "cfb-enc", SF_MODE_CFB, 1, "cfb" },
+    { "cfb-dec", SF_MODE_CFB, 0, "cfb" },
+    { "ctr", SF_MODE_CTR, 1, "ctr" },
+    { "ofb", SF_MODE_OFB, 1, "ofb" },
+    { "openpgp-cfb", SF_MODE_OPENPGP_CFB, 1, NULL }
+  };
+#define N_MODES (sizeof modes / sizeof *modes)
+
+static const size_t all_sizes[] = { 16, 64, 256, 1024, 8192, 16384 };
+#define N_ALL_SIZES (sizeof all_sizes / sizeof *all_sizes)
 
 struct options
 {
   char **algos;               /* Names, or NULL for all.  */
   char **impls;               /* Names, or NULL for all.  */
-  size_t bufsize;
+  int mode_on[N_MODES];
+  size_t *sizes;
+  size_t nsizes;
   double seconds;
   int runs;
   int auto_modules;           /* Load the module directory.  */
-  char **extensions;          /* Modules to load, NULL-terminated.  */
+  char **extensions;          /* Modules to load.  */
   int n_extensions;
+  int use_openssl;
+  enum report_format format;
+  const char *plot;
+  const char *save;
 };
 
-/* One measured implementation: median MiB/s for each direction.  */
-struct row
+/* Who runs a row: an implementation of the table, or OpenSSL.  */
+struct impl
 {
   const sf_cipher_spec_t *spec;
-  double enc, dec;
+  int is_openssl;
+  const char *name;
 };
 
-
-static void
-die (const char *what, const char *why)
+/* One measured cell of one implementation.  */
+struct result
 {
-  fprintf (stderr, "cipherbench: %s: %s\n", what, why);
-  exit (2);
-}
+  const sf_cipher_spec_t *spec;        /* The algorithm.  */
+  const char *impl;
+  const struct mode_def *mode;
+  size_t size;
+  double mibs, cycles_per_byte;        /* NaN: not available.  */
+  double vs_gcrypt, vs_openssl;
+  int is_default;                      /* The algorithm's default.  */
+};
+
+static struct options opt;
+static struct result *results;
+static size_t nresults, results_allocated;
+
+/* Cycle counting: a perf counter when we have one, else the clock
+ * rate measured once.  */
+static int perf_fd = -1;
+static double clock_hz;
+
 
 static void
 usage (FILE *fp)
 {
   fputs ("Usage: cipherbench [OPTIONS]\n"
-         "Measure CFB encryption and decryption of every implementation in\n"
-         "the cipher table beside libgcrypt (implementation \"gcrypt\").\n"
+         "Measure every implementation in the cipher table beside libgcrypt\n"
+         "(implementation \"gcrypt\") and OpenSSL (\"openssl\"), in process.\n"
          "\n"
          "  --algo LIST     algorithms to measure, comma separated (default all)\n"
-         "  --impl LIST     implementations to measure besides gcrypt\n"
-         "  --size BYTES    buffer size (default 16384)\n"
+         "  --impl LIST     implementations to measure besides gcrypt and openssl\n"
+         "  --mode LIST     ecb, cbc-enc, cbc-dec, cfb-enc, cfb-dec, ctr, ofb,\n"
+         "                  openpgp-cfb, or all (default cfb-enc,cfb-dec)\n"
+         "  --size LIST     buffer sizes in bytes, multiples of 16, or all\n"
+         "                  (16,64,256,1024,8192,16384; default 16384)\n"
          "  --seconds S     CPU seconds per sample (default 0.2)\n"
          "  --runs N        samples per figure, median reported (default 5)\n"
+         "  --no-openssl    leave OpenSSL out\n"
+         "  --format FMT    text (default), markdown, csv or json\n"
+         "  --save PREFIX   also write PREFIX.txt, .md, .csv and .json\n"
+         "  --plot FILE     draw a chart, FILE.svg or FILE.png (gnuplot)\n"
          "  --load-extension FILE  load a dynamic cipher module (repeatable)\n"
          "  --no-auto-modules      do not load the module directory\n"
          "  --help          this text\n", fp);
-}
-
-/* Split the comma-separated LIST into a NULL-terminated array.  */
-static char **
-split_list (const char *list)
-{
-  char *copy = strdup (list);
-  char **items = calloc (strlen (list) + 2, sizeof *items);
-  char *item, *save = NULL;
-  size_t n = 0;
-
-  if (!copy || !items)
-    die ("out of core", strerror (errno));
-  for (item = strtok_r (copy, ",", &save); item;
-       item = strtok_r (NULL, ",", &save))
-    items[n++] = item;
-  return items;
 }
 
 /* True when SPEC's algorithm is named (or aliased) in ITEMS.  */
@@ -117,118 +178,316 @@ cpu_seconds (void)
   return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int
-compare_doubles (const void *a, const void *b)
+/* Open a counter of this thread's CPU cycles in user space, or leave
+ * perf_fd at -1 (virtual machines rarely expose one).  */
+static void
+open_cycle_counter (void)
 {
-  double x = *(const double *) a, y = *(const double *) b;
+#ifdef __linux__
+  struct perf_event_attr attr;
+  uint64_t count;
+  long fd;
 
-  return (x > y) - (x < y);
+  memset (&attr, 0, sizeof attr);
+  attr.size = sizeof attr;
+  attr.type = PERF_TYPE_HARDWARE;
+  attr.config = PERF_COUNT_HW_CPU_CYCLES;
+  attr.exclude_kernel = 1;
+  attr.exclude_hv = 1;
+  fd = syscall (SYS_perf_event_open, &attr, 0, -1, -1, 0);
+  if (fd < 0)
+    return;
+  /* Some hypervisors accept the counter and never count.  */
+  if (read ((int) fd, &count, sizeof count) != sizeof count || !count)
+    {
+      volatile unsigned long spin = 0;
+
+      while (spin < 1000000)
+        spin++;
+      if (read ((int) fd, &count, sizeof count) != sizeof count || !count)
+        {
+          close ((int) fd);
+          return;
+        }
+    }
+  perf_fd = (int) fd;
+#endif
 }
 
-/* One sample: MiB/s of SPEC in CFB over BUF, ENCRYPTING or not.  */
-static double
-sample (const sf_cipher_spec_t *spec, int encrypting, unsigned char *buf,
-        const struct options *opt)
+static uint64_t
+read_cycles (void)
 {
-  unsigned char key[64];
-  sf_cipher_hd_t hd;
-  unsigned long reps = 0;
+  uint64_t count = 0;
+
+  if (perf_fd >= 0 && read (perf_fd, &count, sizeof count) != sizeof count)
+    count = 0;
+  return count;
+}
+
+/* The core clock rate, from a chain of dependent additions: each waits
+ * for the one before, and an addition takes one cycle on every core
+ * this runs on, so additions per second are cycles per second.  The
+ * empty asm keeps the compiler from folding the chain.  */
+static double
+measure_clock (void)
+{
+  double best = 0;
+  int round;
+
+  for (round = 0; round < 5; round++)
+    {
+      unsigned long x = round, i, n = 20000000;
+      double start = cpu_seconds (), elapsed;
+
+      for (i = 0; i < n; i++)
+        {
+          x += i;
+          __asm__ volatile ("" : "+r" (x));
+          x += 1;
+          __asm__ volatile ("" : "+r" (x));
+          x += 2;
+          __asm__ volatile ("" : "+r" (x));
+          x += 3;
+          __asm__ volatile ("" : "+r" (x));
+        }
+      elapsed = cpu_seconds () - start;
+      /* The fastest round is the least disturbed one.  */
+      if (elapsed > 0 && 4.0 * n / elapsed > best)
+        best = 4.0 * n / elapsed;
+    }
+  return best;
+}
+
+#ifdef HAVE_OPENSSL
+/* OpenSSL's cipher for SPEC in MODE, or NULL.  */
+static EVP_CIPHER *
+openssl_cipher (const sf_cipher_spec_t *spec, const struct mode_def *mode)
+{
+  const char *base = bench_openssl_name (spec->name);
+  char name[64];
+
+  if (!base || !mode->openssl)
+    return NULL;
+  snprintf (name, sizeof name, "%s-%s", base, mode->openssl);
+  return EVP_CIPHER_fetch (NULL, name, NULL);
+}
+
+static int
+openssl_has (const sf_cipher_spec_t *spec, const struct mode_def *mode)
+{
+  EVP_CIPHER *cipher = openssl_cipher (spec, mode);
+
+  EVP_CIPHER_free (cipher);
+  return cipher != NULL;
+}
+#endif
+
+/* One sample of IMPL: MiB/s of MODE over BUF (SIZE bytes); the
+ * cycles per byte go to *R_CPB.  */
+static double
+sample (const struct impl *impl, const struct mode_def *mode,
+        unsigned char *buf, size_t size, double *r_cpb)
+{
+  const sf_cipher_spec_t *spec = impl->spec;
+  unsigned char key[64], iv[SF_MAX_BLOCKSIZE];
+  sf_cipher_hd_t hd = NULL;
+  unsigned long reps = 0, batch = 1;
   double start, elapsed;
+  uint64_t cycles0, cycles1;
   gpg_error_t err;
   size_t i;
+#ifdef HAVE_OPENSSL
+  EVP_CIPHER_CTX *ctx = NULL;
+  EVP_CIPHER *cipher = NULL;
+  int outl;
+#endif
 
   /* Any fixed key without weak parts will do.  */
   for (i = 0; i < sizeof key; i++)
     key[i] = (unsigned char) (i * 0x9d + 0x35);
-  err = sf_cipher_open (&hd, spec, SF_MODE_CFB, 0);
-  if (!err)
-    err = sf_cipher_setkey (hd, key, spec->keylen);
-  if (err)
-    die (spec->name, gpg_strerror (err));
+  memset (iv, 0xa5, sizeof iv);
+  if (impl->is_openssl)
+    {
+#ifdef HAVE_OPENSSL
+      cipher = openssl_cipher (spec, mode);
+      ctx = EVP_CIPHER_CTX_new ();
+      if (!cipher || !ctx
+          || !EVP_CipherInit_ex2 (ctx, cipher, key,
+                                  mode->mode == SF_MODE_ECB ? NULL : iv,
+                                  mode->encrypting, NULL)
+          || !EVP_CIPHER_CTX_set_padding (ctx, 0))
+        bench_die (spec->name, "OpenSSL refused the cipher");
+#endif
+    }
+  else
+    {
+      err = sf_cipher_open (&hd, spec, mode->mode, 0);
+      if (!err)
+        err = sf_cipher_setkey (hd, key, spec->keylen);
+      if (!err && mode->mode != SF_MODE_ECB)
+        err = sf_cipher_setiv (hd, iv, spec->blocksize);
+      if (err)
+        bench_die (spec->name, gpg_strerror (err));
+    }
 
+  /* Reading the CPU-time clock is a system call, which costs more
+   * than a 16-byte buffer: the clock is read once per batch, and the
+   * batch doubles until it fills a sixty-fourth of the sample.  */
+  cycles0 = read_cycles ();
   start = cpu_seconds ();
   do
     {
-      if (encrypting)
-        sf_cipher_encrypt (hd, buf, buf, opt->bufsize);
-      else
-        sf_cipher_decrypt (hd, buf, buf, opt->bufsize);
-      reps++;
+      for (i = 0; i < batch; i++)
+        {
+          if (impl->is_openssl)
+            {
+#ifdef HAVE_OPENSSL
+              EVP_CipherUpdate (ctx, buf, &outl, buf, (int) size);
+#endif
+            }
+          else if (mode->encrypting)
+            sf_cipher_encrypt (hd, buf, buf, size);
+          else
+            sf_cipher_decrypt (hd, buf, buf, size);
+        }
+      reps += batch;
       elapsed = cpu_seconds () - start;
+      if (elapsed < opt.seconds / 64)
+        batch *= 2;
     }
-  while (elapsed < opt->seconds);
-  sf_cipher_close (hd);
-  return reps * (double) opt->bufsize / elapsed / (1024.0 * 1024.0);
+  while (elapsed < opt.seconds);
+  cycles1 = read_cycles ();
+
+  if (impl->is_openssl)
+    {
+#ifdef HAVE_OPENSSL
+      EVP_CIPHER_CTX_free (ctx);
+      EVP_CIPHER_free (cipher);
+#endif
+    }
+  else
+    sf_cipher_close (hd);
+  if (perf_fd >= 0)
+    *r_cpb = (double) (cycles1 - cycles0) / (reps * (double) size);
+  else
+    *r_cpb = elapsed * clock_hz / (reps * (double) size);
+  return reps * (double) size / elapsed / MIB;
 }
 
-/* Measure every row, interleaved, and keep the medians.  */
-static void
-measure (struct row *rows, int nrows, const struct options *opt)
+static struct result *
+new_result (void)
 {
-  double *enc = calloc ((size_t) nrows * opt->runs, sizeof *enc);
-  double *dec = calloc ((size_t) nrows * opt->runs, sizeof *dec);
-  unsigned char *buf = malloc (opt->bufsize + 64);
+  if (nresults == results_allocated)
+    {
+      results_allocated = results_allocated ? 2 * results_allocated : 256;
+      results = realloc (results, results_allocated * sizeof *results);
+      if (!results)
+        bench_die ("out of core", strerror (errno));
+    }
+  memset (&results[nresults], 0, sizeof *results);
+  return &results[nresults++];
+}
+
+/* Measure one cell for every implementation in IMPLS, interleaved,
+ * and keep the medians.  */
+static void
+measure_cell (const struct impl *impls, int nimpls,
+              const struct mode_def *mode, size_t size)
+{
+  double *mibs = bench_xcalloc ((size_t) nimpls * opt.runs, sizeof *mibs);
+  double *cpb = bench_xcalloc ((size_t) nimpls * opt.runs, sizeof *cpb);
+  unsigned char *buf = bench_xcalloc (size + 64, 1);
+  const sf_cipher_spec_t *def = NULL;
+  struct result *first = NULL;
+  double gcrypt = NAN, openssl = NAN;
   int r, i;
 
-  if (!enc || !dec || !buf)
-    die ("out of core", strerror (errno));
-  memset (buf, 0x5a, opt->bufsize);
-  for (r = 0; r < opt->runs; r++)
-    for (i = 0; i < nrows; i++)
-      {
-        enc[i * opt->runs + r] = sample (rows[i].spec, 1, buf, opt);
-        dec[i * opt->runs + r] = sample (rows[i].spec, 0, buf, opt);
-      }
-  for (i = 0; i < nrows; i++)
+  memset (buf, 0x5a, size);
+  sf_table_find (impls[0].spec->name, NULL, &def);
+  for (r = 0; r < opt.runs; r++)
+    for (i = 0; i < nimpls; i++)
+      mibs[i * opt.runs + r] = sample (&impls[i], mode, buf, size,
+                                       &cpb[i * opt.runs + r]);
+  for (i = 0; i < nimpls; i++)
     {
-      qsort (enc + i * opt->runs, opt->runs, sizeof *enc, compare_doubles);
-      qsort (dec + i * opt->runs, opt->runs, sizeof *dec, compare_doubles);
-      rows[i].enc = enc[i * opt->runs + opt->runs / 2];
-      rows[i].dec = dec[i * opt->runs + opt->runs / 2];
+      struct result *res = new_result ();
+
+      if (!first)
+        first = res;
+      res->spec = impls[i].spec;
+      res->impl = impls[i].name;
+      res->mode = mode;
+      res->size = size;
+      res->mibs = bench_median (mibs + i * opt.runs, opt.runs);
+      res->cycles_per_byte = bench_median (cpb + i * opt.runs, opt.runs);
+      res->is_default = !impls[i].is_openssl && impls[i].spec == def;
+      if (!strcmp (res->impl, "gcrypt"))
+        gcrypt = res->mibs;
+      else if (impls[i].is_openssl)
+        openssl = res->mibs;
     }
-  free (enc);
-  free (dec);
+  for (; first < results + nresults; first++)
+    {
+      first->vs_gcrypt = first->mibs / gcrypt;
+      first->vs_openssl = first->mibs / openssl;
+    }
+  free (mibs);
+  free (cpb);
   free (buf);
 }
 
-static double
-ns_per_byte (double mibs)
-{
-  return 1e9 / (mibs * 1024.0 * 1024.0);
-}
-
+/* Parse --size: a list of multiples of 16, or "all".  */
 static void
-print_rows (const struct row *rows, int nrows)
+parse_sizes (const char *option, const char *val)
 {
-  const struct row *peer = NULL;
-  int i;
+  size_t n, i;
+  char **items;
 
-  for (i = 0; i < nrows; i++)
-    if (!strcmp (rows[i].spec->impl, "gcrypt"))
-      peer = &rows[i];
-  for (i = 0; i < nrows; i++)
+  if (!strcmp (val, "all"))
     {
-      const struct row *row = &rows[i];
-
-      printf ("%-9s %4zu  %-7s %10.1f %7.2f", row->spec->name,
-              row->spec->keylen * 8, row->spec->impl, row->enc,
-              ns_per_byte (row->enc));
-      if (peer)
-        printf (" %6.2fx", row->enc / peer->enc);
-      else
-        printf (" %7s", "n/a");
-      printf (" %10.1f %7.2f", row->dec, ns_per_byte (row->dec));
-      if (peer)
-        printf (" %6.2fx", row->dec / peer->dec);
-      else
-        printf (" %7s", "n/a");
-      putchar ('\n');
+      opt.sizes = (size_t *) all_sizes;
+      opt.nsizes = N_ALL_SIZES;
+      return;
     }
-  fflush (stdout);
+  items = bench_split_list (val, &n);
+  if (!n)
+    bench_die (option, "a multiple of 16 between 16 and 67108864 expected");
+  opt.sizes = bench_xcalloc (n, sizeof *opt.sizes);
+  for (i = 0; i < n; i++)
+    {
+      double v = bench_parse_number
+        (option, items[i], 16, 1 << 26,
+         "a multiple of 16 between 16 and 67108864 expected");
+
+      if (v != floor (v) || (size_t) v % 16)
+        bench_die (option, "a multiple of 16 between 16 and 67108864 expected");
+      opt.sizes[i] = (size_t) v;
+    }
+  opt.nsizes = n;
 }
 
 static void
-parse_args (int argc, char **argv, struct options *opt)
+parse_modes (const char *option, const char *val)
+{
+  char **items = bench_split_list (val, NULL);
+  size_t m;
+
+  memset (opt.mode_on, 0, sizeof opt.mode_on);
+  for (; *items; items++)
+    {
+      int found = 0;
+
+      for (m = 0; m < N_MODES; m++)
+        if (!strcasecmp (*items, "all") || !strcasecmp (*items, modes[m].name))
+          opt.mode_on[m] = found = 1;
+      if (!found)
+        bench_die (option, "ecb, cbc-enc, cbc-dec, cfb-enc, cfb-dec, ctr,"
+                   " ofb, openpgp-cfb or all expected");
+    }
+}
+
+static void
+parse_args (int argc, char **argv)
 {
   int i;
 
@@ -236,7 +495,6 @@ parse_args (int argc, char **argv, struct options *opt)
     {
       const char *arg = argv[i];
       const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-      char *end;
 
       if (!strcmp (arg, "--help"))
         {
@@ -245,62 +503,286 @@ parse_args (int argc, char **argv, struct options *opt)
         }
       if (!strcmp (arg, "--no-auto-modules"))
         {
-          opt->auto_modules = 0;
+          opt.auto_modules = 0;
+          continue;
+        }
+      if (!strcmp (arg, "--no-openssl"))
+        {
+          opt.use_openssl = 0;
           continue;
         }
       if (strcmp (arg, "--algo") && strcmp (arg, "--impl")
           && strcmp (arg, "--size") && strcmp (arg, "--seconds")
-          && strcmp (arg, "--runs") && strcmp (arg, "--load-extension"))
-        die (arg, "unknown option (try --help)");
+          && strcmp (arg, "--runs") && strcmp (arg, "--load-extension")
+          && strcmp (arg, "--mode") && strcmp (arg, "--format")
+          && strcmp (arg, "--save") && strcmp (arg, "--plot"))
+        bench_die (arg, "unknown option (try --help)");
       if (!val)
-        die (arg, "missing argument");
+        bench_die (arg, "missing argument");
       i++;
-      errno = 0;
       if (!strcmp (arg, "--algo"))
-        opt->algos = split_list (val);
+        opt.algos = bench_split_list (val, NULL);
       else if (!strcmp (arg, "--load-extension"))
-        opt->extensions[opt->n_extensions++] = (char *) val;
+        opt.extensions[opt.n_extensions++] = (char *) val;
       else if (!strcmp (arg, "--impl"))
-        opt->impls = split_list (val);
+        opt.impls = bench_split_list (val, NULL);
       else if (!strcmp (arg, "--size"))
-        {
-          unsigned long n = strtoul (val, &end, 10);
-
-          if (*end || errno || n < 16 || n > (1UL << 26) || n % 16)
-            die (arg, "a multiple of 16 between 16 and 67108864 expected");
-          opt->bufsize = n;
-        }
+        parse_sizes (arg, val);
+      else if (!strcmp (arg, "--mode"))
+        parse_modes (arg, val);
       else if (!strcmp (arg, "--seconds"))
-        {
-          opt->seconds = strtod (val, &end);
-          if (*end || errno || !(opt->seconds > 0 && opt->seconds <= 60))
-            die (arg, "a number of seconds above 0 and up to 60 expected");
-        }
+        opt.seconds = bench_parse_number
+          (arg, val, 1e-6, 60, "a number of seconds above 0 and up to 60"
+           " expected");
+      else if (!strcmp (arg, "--format"))
+        opt.format = report_parse_format (arg, val);
+      else if (!strcmp (arg, "--save"))
+        opt.save = val;
+      else if (!strcmp (arg, "--plot"))
+        opt.plot = val;
       else
         {
-          long n = strtol (val, &end, 10);
+          double v = bench_parse_number (arg, val, 1, 101,
+                                         "a count from 1 to 101 expected");
 
-          if (*end || errno || n < 1 || n > 101)
-            die (arg, "a count from 1 to 101 expected");
-          opt->runs = (int) n;
+          if (v != floor (v))
+            bench_die (arg, "a count from 1 to 101 expected");
+          opt.runs = (int) v;
         }
     }
+  if (opt.plot)
+    plot_check ("--plot", opt.plot);
+}
+
+/* The implementations of the algorithm of table entry IDX to measure,
+ * libgcrypt's and OpenSSL's last.  Returns their number.  */
+static int
+collect_impls (size_t idx, const struct mode_def *mode, struct impl *impls,
+               report_t *rep)
+{
+  const sf_cipher_spec_t *first = sf_table_nth (idx)->spec;
+  const sf_cipher_spec_t *gcrypt = NULL;
+  const sf_table_entry_t *e;
+  int n = 0;
+  size_t j;
+
+  for (j = idx; (e = sf_table_nth (j)) && n < MAX_IMPLS_PER_ALGO - 2; j++)
+    {
+      const sf_cipher_spec_t *spec = e->spec;
+
+      if (strcmp (spec->name, first->name))
+        continue;
+      if (!strcmp (spec->impl, "gcrypt"))
+        {
+          gcrypt = spec;
+          continue;
+        }
+      if (opt.impls && !impl_selected (spec, opt.impls))
+        continue;
+      if (!sf_spec_usable (spec))
+        {
+          if (rep)
+            report_note (rep, "%s %s: not usable on this machine",
+                         spec->name, spec->impl);
+          continue;
+        }
+      impls[n].spec = spec;
+      impls[n].is_openssl = 0;
+      impls[n++].name = spec->impl;
+    }
+  if (gcrypt)
+    {
+      impls[n].spec = gcrypt;
+      impls[n].is_openssl = 0;
+      impls[n++].name = "gcrypt";
+    }
+#ifdef HAVE_OPENSSL
+  if (opt.use_openssl && n && openssl_has (impls[0].spec, mode))
+    {
+      impls[n].spec = impls[0].spec;
+      impls[n].is_openssl = 1;
+      impls[n++].name = "openssl";
+    }
+#else
+  (void) mode;
+#endif
+  return n;
+}
+
+static void
+add_results_table (report_t *rep)
+{
+  report_table_t *tab = report_add_table (rep, "results", NULL);
+  int c_algo, c_bits, c_impl, c_mode, c_size, c_mibs, c_ns, c_cpb;
+  int c_vg, c_vo;
+  size_t i;
+
+  c_algo = report_add_column (tab, "algo", "ALGO", REPORT_STR, 0, 0);
+  c_bits = report_add_column (tab, "bits", "BITS", REPORT_NUM, 0, 0);
+  c_impl = report_add_column (tab, "impl", "IMPL", REPORT_STR, 0, 0);
+  c_mode = report_add_column (tab, "mode", "MODE", REPORT_STR, 0, 0);
+  c_size = report_add_column (tab, "bytes", "BYTES", REPORT_NUM, 0, 0);
+  c_mibs = report_add_column (tab, "mibs", "MiB/s", REPORT_NUM, 1, 0);
+  c_ns = report_add_column (tab, "ns_per_byte", "ns/B", REPORT_NUM, 2, 0);
+  c_cpb = report_add_column (tab, "cycles_per_byte", "c/B", REPORT_NUM, 2, 0);
+  c_vg = report_add_column (tab, "ratio_gcrypt", "xgcrypt", REPORT_RATIO,
+                            2, 0);
+  c_vo = report_add_column (tab, "ratio_openssl", "xopenssl", REPORT_RATIO,
+                            2, 0);
+  for (i = 0; i < nresults; i++)
+    {
+      const struct result *res = &results[i];
+
+      report_add_row (tab);
+      report_set_str (tab, c_algo, res->spec->name);
+      report_set_num (tab, c_bits, res->spec->keylen * 8);
+      report_set_str (tab, c_impl, res->impl);
+      report_set_str (tab, c_mode, res->mode->name);
+      report_set_num (tab, c_size, res->size);
+      report_set_num (tab, c_mibs, res->mibs);
+      report_set_num (tab, c_ns, 1e9 / (res->mibs * MIB));
+      report_set_num (tab, c_cpb, res->cycles_per_byte);
+      report_set_num (tab, c_vg, res->vs_gcrypt);
+      report_set_num (tab, c_vo, res->vs_openssl);
+    }
+}
+
+/* The geometric-mean line of each implementation, and of "default",
+ * each algorithm's default implementation (what sfenc runs).  */
+static void
+add_summary_table (report_t *rep)
+{
+  report_table_t *tab = report_add_table
+    (rep, "summary", "geometric means per implementation over the"
+     " algorithms, modes and sizes it was measured on");
+  const char *names[MAX_IMPLS_PER_ALGO * 4];
+  size_t nnames = 0, i, j;
+  int c_impl, c_algos, c_cells, c_mibs, c_vg, c_vo;
+
+  c_impl = report_add_column (tab, "impl", "IMPL", REPORT_STR, 0, 0);
+  c_algos = report_add_column (tab, "algorithms", "ALGOS", REPORT_NUM, 0, 0);
+  c_cells = report_add_column (tab, "cells", "CELLS", REPORT_NUM, 0, 0);
+  c_mibs = report_add_column (tab, "mibs", "MiB/s", REPORT_NUM, 1, 0);
+  c_vg = report_add_column (tab, "ratio_gcrypt", "xgcrypt", REPORT_RATIO,
+                            2, 0);
+  c_vo = report_add_column (tab, "ratio_openssl", "xopenssl", REPORT_RATIO,
+                            2, 0);
+  names[nnames++] = "default";
+  for (i = 0; i < nresults; i++)
+    {
+      for (j = 0; j < nnames && strcmp (names[j], results[i].impl); j++)
+        ;
+      if (j == nnames && nnames < sizeof names / sizeof *names)
+        names[nnames++] = results[i].impl;
+    }
+  for (j = 0; j < nnames; j++)
+    {
+      struct bench_geomean mibs = { 0, 0 }, vg = { 0, 0 }, vo = { 0, 0 };
+      const char *last_algo = NULL;
+      size_t cells = 0, algos = 0;
+
+      for (i = 0; i < nresults; i++)
+        {
+          const struct result *res = &results[i];
+
+          if (j ? strcmp (res->impl, names[j]) != 0 : !res->is_default)
+            continue;
+          cells++;
+          if (!last_algo || strcmp (last_algo, res->spec->name))
+            algos++;
+          last_algo = res->spec->name;
+          bench_geomean_add (&mibs, res->mibs);
+          bench_geomean_add (&vg, res->vs_gcrypt);
+          bench_geomean_add (&vo, res->vs_openssl);
+        }
+      report_add_row (tab);
+      report_set_str (tab, c_impl, names[j]);
+      report_set_num (tab, c_algos, algos);
+      report_set_num (tab, c_cells, cells);
+      report_set_num (tab, c_mibs, bench_geomean (&mibs));
+      report_set_num (tab, c_vg, bench_geomean (&vg));
+      report_set_num (tab, c_vo, bench_geomean (&vo));
+    }
+}
+
+/* Chart: one group per algorithm and mode at the largest size, one bar
+ * per implementation.  */
+static void
+draw (void)
+{
+  size_t largest = 0, ncats = 0, nseries = 0, i, j;
+  char **cats = bench_xcalloc (nresults, sizeof *cats);
+  char **series = bench_xcalloc (nresults, sizeof *series);
+  double *values;
+  char title[200];
+  int pass;
+
+  for (i = 0; i < nresults; i++)
+    if (results[i].size > largest)
+      largest = results[i].size;
+  /* Native implementations first, then the peers.  */
+  for (pass = 0; pass < 3; pass++)
+    for (i = 0; i < nresults; i++)
+      {
+        const char *impl = results[i].impl;
+        int peer = !strcmp (impl, "gcrypt") ? 1
+          : !strcmp (impl, "openssl") ? 2 : 0;
+
+        if (peer != pass)
+          continue;
+        for (j = 0; j < nseries && strcmp (series[j], impl); j++)
+          ;
+        if (j == nseries)
+          series[nseries++] = (char *) impl;
+      }
+  values = bench_xcalloc (nresults * nseries, sizeof *values);
+  for (i = 0; i < nresults * nseries; i++)
+    values[i] = NAN;
+  for (i = 0; i < nresults; i++)
+    {
+      const struct result *res = &results[i];
+      char label[80];
+      size_t c, s;
+
+      if (res->size != largest)
+        continue;
+      snprintf (label, sizeof label, "%s %s", res->spec->name,
+                res->mode->name);
+      for (c = 0; c < ncats && strcmp (cats[c], label); c++)
+        ;
+      if (c == ncats)
+        cats[ncats++] = bench_xstrdup (label);
+      for (s = 0; strcmp (series[s], res->impl); s++)
+        ;
+      values[c * nseries + s] = res->mibs;
+    }
+  snprintf (title, sizeof title, "cipherbench: %zu-byte buffers, CPU time,"
+            " median of %d samples", largest, opt.runs);
+  plot_bars (opt.plot, title, "MiB/s", ncats, cats, nseries, series, values);
 }
 
 int
 main (int argc, char **argv)
 {
-  struct options opt = { NULL, NULL, 16384, 0.2, 5, 1, NULL, 0 };
   const sf_table_entry_t *e;
-  size_t i, j;
+  report_t *rep;
+  size_t i, j, m, s;
   int matched = 0;
+  char modes_text[200] = "";
 
-  opt.extensions = calloc (argc, sizeof *opt.extensions);
-  if (!opt.extensions)
-    die ("out of core", strerror (errno));
-  parse_args (argc, argv, &opt);
+  bench_progname = "cipherbench";
+  opt.seconds = 0.2;
+  opt.runs = 5;
+  opt.auto_modules = 1;
+  opt.use_openssl = 1;
+  opt.mode_on[3] = opt.mode_on[4] = 1;          /* cfb-enc, cfb-dec */
+  opt.sizes = bench_xcalloc (1, sizeof *opt.sizes);
+  opt.sizes[0] = 16384;
+  opt.nsizes = 1;
+  opt.extensions = bench_xcalloc (argc, sizeof *opt.extensions);
+  parse_args (argc, argv);
   if (!gcry_check_version ("1.10.0"))
-    die ("libgcrypt", "version 1.10 or later is needed");
+    bench_die ("libgcrypt", "version 1.10 or later is needed");
   gcry_control (GCRYCTL_INITIALIZATION_FINISHED, 0);
   sf_table_init ();
   if (opt.auto_modules)
@@ -310,7 +792,7 @@ main (int argc, char **argv)
       char why[300];
 
       if (sf_module_load (opt.extensions[i], why, sizeof why))
-        die (opt.extensions[i], why);
+        bench_die (opt.extensions[i], why);
     }
 
   /* Refuse a name the table does not know rather than print an
@@ -321,22 +803,53 @@ main (int argc, char **argv)
 
       if (gpg_err_code (sf_table_find (opt.algos[i], NULL, &spec))
           == GPG_ERR_CIPHER_ALGO)
-        die (opt.algos[i],
-             "unknown cipher algorithm (see sfenc --list-ciphers)");
+        bench_die (opt.algos[i],
+                   "unknown cipher algorithm (see sfenc --list-ciphers)");
     }
+#ifdef HAVE_OPENSSL
+  if (opt.use_openssl)
+    {
+      /* OpenSSL 3 keeps Blowfish, CAST5 and IDEA in the legacy
+       * provider; loading it explicitly unloads the implicit default
+       * one, so both are named.  */
+      OSSL_PROVIDER_load (NULL, "legacy");
+      OSSL_PROVIDER_load (NULL, "default");
+    }
+#endif
+  open_cycle_counter ();
+  if (perf_fd < 0)
+    clock_hz = measure_clock ();
 
-  printf ("# CFB on %zu-byte buffers, CPU time, median of %d samples of"
-          " %g s;\n# ratio = implementation / libgcrypt (gcrypt)"
-          " in the same run\n", opt.bufsize, opt.runs, opt.seconds);
-  printf ("%-9s %4s  %-7s %10s %7s %7s %10s %7s %7s\n", "ALGO", "BITS",
-          "IMPL", "ENC MiB/s", "ns/B", "ratio", "DEC MiB/s", "ns/B",
-          "ratio");
+  rep = report_new ("cipherbench");
+  for (m = 0; m < N_MODES; m++)
+    if (opt.mode_on[m])
+      snprintf (modes_text + strlen (modes_text),
+                sizeof modes_text - strlen (modes_text), "%s%s",
+                *modes_text ? ", " : "", modes[m].name);
+  report_note (rep, "%s; CPU time, median of %d samples of %g s each,"
+               " implementations interleaved", modes_text, opt.runs,
+               opt.seconds);
+  report_note (rep, "xgcrypt, xopenssl = implementation / libgcrypt %s,"
+               " / OpenSSL %s (above 1: faster), same run",
+               gcry_check_version (NULL),
+#ifdef HAVE_OPENSSL
+               opt.use_openssl ? OpenSSL_version (OPENSSL_VERSION_STRING)
+               : "(left out: --no-openssl)"
+#else
+               "(n/a: built without libcrypto)"
+#endif
+               );
+  if (perf_fd >= 0)
+    report_note (rep, "c/B: the CPU's cycle counter (perf_event_open)");
+  else
+    report_note (rep, "c/B: ns/B times the clock rate measured with a"
+                 " chain of dependent additions, %.2f GHz (no cycle"
+                 " counter available)", clock_hz / 1e9);
 
   /* One group per algorithm, in table order of first appearance.  */
   for (i = 0; (e = sf_table_nth (i)); i++)
     {
-      struct row rows[MAX_IMPLS_PER_ALGO];
-      int nrows = 0, seen_before = 0;
+      int seen_before = 0, noted = 0;
 
       for (j = 0; j < i; j++)
         if (!strcmp (sf_table_nth (j)->spec->name, e->spec->name))
@@ -345,32 +858,33 @@ main (int argc, char **argv)
         continue;
       if (opt.algos && !algo_selected (e->spec, opt.algos))
         continue;
-
-      for (j = i; sf_table_nth (j) && nrows < MAX_IMPLS_PER_ALGO; j++)
+      for (m = 0; m < N_MODES; m++)
         {
-          const sf_cipher_spec_t *spec = sf_table_nth (j)->spec;
+          struct impl impls[MAX_IMPLS_PER_ALGO];
+          int n;
 
-          if (strcmp (spec->name, e->spec->name))
+          if (!opt.mode_on[m])
             continue;
-          if (opt.impls && strcmp (spec->impl, "gcrypt")
-              && !impl_selected (spec, opt.impls))
+          n = collect_impls (i, &modes[m], impls, noted ? NULL : rep);
+          noted = 1;
+          /* libgcrypt alone is no comparison when --impl chose
+           * nothing native for this algorithm.  */
+          if (!n || (opt.impls && !impl_selected (impls[0].spec, opt.impls)))
             continue;
-          if (!sf_spec_usable (spec))
-            {
-              printf ("%-9s %4zu  %-7s UNAVAILABLE on this machine\n",
-                      spec->name, spec->keylen * 8, spec->impl);
-              continue;
-            }
-          rows[nrows].spec = spec;
-          nrows++;
+          matched = 1;
+          for (s = 0; s < opt.nsizes; s++)
+            measure_cell (impls, n, &modes[m], opt.sizes[s]);
         }
-      if (!nrows)
-        continue;
-      matched++;
-      measure (rows, nrows, &opt);
-      print_rows (rows, nrows);
     }
   if (!matched)
-    die ("nothing to measure", "no implementation matches --algo/--impl");
+    bench_die ("nothing to measure", "no implementation matches --algo/--impl");
+
+  add_results_table (rep);
+  add_summary_table (rep);
+  report_print (rep, opt.format, stdout);
+  if (opt.save)
+    report_save (rep, opt.save);
+  if (opt.plot)
+    draw ();
   return 0;
 }

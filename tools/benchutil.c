@@ -1,0 +1,297 @@
+/* benchutil.c - what sfbench and cipherbench share besides the report
+ *
+ * See benchutil.h.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include "benchutil.h"
+
+const char *bench_progname = "bench";
+
+static void (*die_cleanup) (void);
+
+
+void
+bench_at_die (void (*fn) (void))
+{
+  die_cleanup = fn;
+}
+
+void
+bench_die (const char *what, const char *why)
+{
+  void (*fn) (void) = die_cleanup;
+
+  /* A cleanup that fails itself must not recurse.  */
+  die_cleanup = NULL;
+  if (fn)
+    fn ();
+  fflush (stdout);
+  fprintf (stderr, "%s: %s: %s\n", bench_progname, what, why);
+  exit (2);
+}
+
+void *
+bench_xcalloc (size_t n, size_t size)
+{
+  void *p = calloc (n ? n : 1, size ? size : 1);
+
+  if (!p)
+    bench_die ("out of core", strerror (errno));
+  return p;
+}
+
+char *
+bench_xstrdup (const char *s)
+{
+  char *p = strdup (s);
+
+  if (!p)
+    bench_die ("out of core", strerror (errno));
+  return p;
+}
+
+char **
+bench_split_list (const char *list, size_t *r_n)
+{
+  char *copy = bench_xstrdup (list);
+  char **items = bench_xcalloc (strlen (list) + 2, sizeof *items);
+  char *item, *save = NULL;
+  size_t n = 0;
+
+  for (item = strtok_r (copy, ",", &save); item;
+       item = strtok_r (NULL, ",", &save))
+    items[n++] = item;
+  if (r_n)
+    *r_n = n;
+  return items;
+}
+
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+double
+bench_median (double *v, size_t n)
+{
+  qsort (v, n, sizeof *v, compare_doubles);
+  if (n % 2)
+    return v[n / 2];
+  return (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double
+bench_min (const double *v, size_t n)
+{
+  double m = v[0];
+  size_t i;
+
+  for (i = 1; i < n; i++)
+    if (v[i] < m)
+      m = v[i];
+  return m;
+}
+
+double
+bench_max (const double *v, size_t n)
+{
+  double m = v[0];
+  size_t i;
+
+  for (i = 1; i < n; i++)
+    if (v[i] > m)
+      m = v[i];
+  return m;
+}
+
+void
+bench_geomean_add (struct bench_geomean *g, double v)
+{
+  if (!(v > 0) || isinf (v))
+    return;
+  g->log_sum += log (v);
+  g->n++;
+}
+
+double
+bench_geomean (const struct bench_geomean *g)
+{
+  return g->n ? exp (g->log_sum / g->n) : NAN;
+}
+
+const char *
+bench_openssl_name (const char *name)
+{
+  static const struct
+  {
+    const char *ours, *openssl;
+  } names[] =
+    {
+      { "AES", "aes-128" }, { "AES192", "aes-192" }, { "AES256", "aes-256" },
+      { "BLOWFISH", "bf" }, { "CAST5", "cast5" }, { "3DES", "des-ede3" },
+      { "IDEA", "idea" }, { "CAMELLIA128", "camellia-128" },
+      { "CAMELLIA192", "camellia-192" }, { "CAMELLIA256", "camellia-256" }
+    };
+  size_t i;
+
+  for (i = 0; i < sizeof names / sizeof *names; i++)
+    if (!strcasecmp (name, names[i].ours))
+      return names[i].openssl;
+  return NULL;
+}
+
+double
+bench_parse_number (const char *option, const char *s, double lo, double hi,
+                    const char *expected)
+{
+  char *end;
+  double v;
+
+  errno = 0;
+  v = strtod (s, &end);
+  if (end == s || *end || errno || !(v >= lo && v <= hi))
+    bench_die (option, expected);
+  return v;
+}
+
+char *
+bench_find_program (const char *program)
+{
+  const char *path = getenv ("PATH");
+  char *copy, *dir, *save = NULL;
+  struct stat st;
+
+  if (strchr (program, '/'))
+    {
+      if (stat (program, &st) || !S_ISREG (st.st_mode)
+          || access (program, X_OK))
+        return NULL;
+      return bench_xstrdup (program);
+    }
+  copy = bench_xstrdup (path ? path : "/usr/bin:/bin");
+  for (dir = strtok_r (copy, ":", &save); dir;
+       dir = strtok_r (NULL, ":", &save))
+    {
+      size_t len = strlen (dir) + strlen (program) + 2;
+      char *file = bench_xcalloc (len, 1);
+
+      snprintf (file, len, "%s/%s", dir, program);
+      if (!stat (file, &st) && S_ISREG (st.st_mode) && !access (file, X_OK))
+        {
+          free (copy);
+          return file;
+        }
+      free (file);
+    }
+  free (copy);
+  errno = ENOENT;
+  return NULL;
+}
+
+double
+bench_now (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* In the child: make FD (or /dev/null when -1) descriptor TARGET.  */
+static int
+child_redirect (int fd, int target, int flags)
+{
+  if (fd < 0)
+    {
+      fd = open ("/dev/null", flags);
+      if (fd < 0)
+        return -1;
+    }
+  if (fd != target && dup2 (fd, target) < 0)
+    return -1;
+  return 0;
+}
+
+int
+bench_spawn (char *const *argv, int in_fd, int out_fd, int err_fd,
+             const char *setenv_pair, double *r_start)
+{
+  char *file = bench_find_program (argv[0]);
+  int report[2];
+  int child_errno, pid;
+  ssize_t n;
+
+  if (!file)
+    return -1;
+  /* The child reports a failed exec through a pipe that a successful
+   * exec closes.  */
+  if (pipe (report))
+    bench_die ("pipe", strerror (errno));
+  fcntl (report[1], F_SETFD, FD_CLOEXEC);
+  fflush (NULL);
+  *r_start = bench_now ();
+  pid = fork ();
+  if (pid < 0)
+    bench_die ("fork", strerror (errno));
+  if (!pid)
+    {
+      close (report[0]);
+      if (child_redirect (in_fd, 0, O_RDONLY)
+          || child_redirect (out_fd, 1, O_WRONLY)
+          || child_redirect (err_fd, 2, O_WRONLY)
+          || (setenv_pair && putenv ((char *) setenv_pair)))
+        child_errno = errno;
+      else
+        {
+          execv (file, argv);
+          child_errno = errno;
+        }
+      n = write (report[1], &child_errno, sizeof child_errno);
+      (void) n;
+      _exit (127);
+    }
+  free (file);
+  close (report[1]);
+  n = read (report[0], &child_errno, sizeof child_errno);
+  close (report[0]);
+  if (n == sizeof child_errno)
+    {
+      waitpid (pid, NULL, 0);
+      errno = child_errno;
+      return -1;
+    }
+  return pid;
+}
+
+int
+bench_wait (int pid, double start, struct bench_usage *u)
+{
+  struct rusage ru;
+
+  while (wait4 (pid, &u->status, 0, &ru) < 0)
+    if (errno != EINTR)
+      bench_die ("wait4", strerror (errno));
+  u->wall = bench_now () - start;
+  u->user = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+  u->sys = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+  return !(WIFEXITED (u->status) && WEXITSTATUS (u->status) == 0);
+}

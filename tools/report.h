@@ -1,0 +1,74 @@
+/* report.h - benchmark tables as aligned text, Markdown, CSV or JSON
+ *
+ * A report is a list of notes (what was measured and how) and one or
+ * more named tables.  A table has typed columns; a cell is a string, a
+ * number or missing, and a missing cell prints as "n/a" (null in JSON).
+ * Detail columns appear only in CSV and JSON, so the text and Markdown
+ * tables stay narrow enough to read.
+ */
+#ifndef REPORT_H
+#define REPORT_H
+
+#include <stdio.h>
+
+enum report_format
+  {
+    REPORT_TEXT,
+    REPORT_MARKDOWN,
+    REPORT_CSV,
+    REPORT_JSON
+  };
+
+enum report_col_kind
+  {
+    REPORT_STR,         /* Left-aligned text.  */
+    REPORT_NUM,         /* Right-aligned number.  */
+    REPORT_RATIO        /* A number printed as "1.23x" in text and Markdown.  */
+  };
+
+/* Column flag: only in CSV and JSON.  */
+#define REPORT_DETAIL 1
+
+typedef struct report report_t;
+typedef struct report_table report_table_t;
+
+report_t *report_new (const char *tool);
+
+/* Add a note line (printf format).  */
+void report_note (report_t *rep, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+
+/* Add a table called NAME ("results", "summary") with an optional
+ * TITLE printed above it.  */
+report_table_t *report_add_table (report_t *rep, const char *name,
+                                  const char *title);
+
+/* Add a column: KEY names it in CSV and JSON, HEADER in text and
+ * Markdown; numbers print with DECIMALS digits after the point.
+ * Returns its index.  */
+int report_add_column (report_table_t *tab, const char *key,
+                       const char *header, enum report_col_kind kind,
+                       int decimals, unsigned int flags);
+
+/* Start a new row; its cells are missing until set.  */
+void report_add_row (report_table_t *tab);
+
+/* Set a cell of the last row.  A NaN or infinite number is missing.  */
+void report_set_str (report_table_t *tab, int col, const char *s);
+void report_set_num (report_table_t *tab, int col, double v);
+
+/* Number of rows so far.  */
+size_t report_nrows (const report_table_t *tab);
+
+/* Print REP in FORMAT to FP.  CSV holds the tables one after the
+ * other, each with its own header line, separated by an empty line.  */
+void report_print (const report_t *rep, enum report_format format, FILE *fp);
+
+/* Write PREFIX.txt, PREFIX.md, PREFIX.csv and PREFIX.json; dies on
+ * error.  */
+void report_save (const report_t *rep, const char *prefix);
+
+/* Parse "text", "markdown", "csv" or "json"; dies on anything else.  */
+enum report_format report_parse_format (const char *option, const char *s);
+
+#endif /*REPORT_H*/
