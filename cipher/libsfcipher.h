@@ -61,6 +61,11 @@ gpg_error_t sf_table_find (const char *algo, const char *impl,
 gpg_error_t sf_table_find_id (int openpgp_id, const char *impl,
                               const sf_cipher_spec_t **r_spec);
 
+/* True when the hardware feature FEATURE ("aesni", "shani", ...) is
+ * listed in SFENC_DISABLE_HWF, a comma separated list of feature
+ * names, or when that list is "all".  */
+int sf_hwf_disabled (const char *feature);
+
 /* True when SPEC can run here: its hardware feature is not disabled
  * by SFENC_DISABLE_HWF and its usable() probe agrees.  */
 int sf_spec_usable (const sf_cipher_spec_t *spec);

@@ -21,10 +21,8 @@ static size_t table_len;
 static size_t table_size;
 static int table_initialised;
 
-/* Return true when FEATURE is listed in SFENC_DISABLE_HWF, a comma
- * separated list of feature names, or "all".  */
-static int
-hwf_disabled (const char *feature)
+int
+sf_hwf_disabled (const char *feature)
 {
   const char *list = getenv ("SFENC_DISABLE_HWF");
   size_t flen = strlen (feature);
@@ -51,7 +49,7 @@ hwf_disabled (const char *feature)
 int
 sf_spec_usable (const sf_cipher_spec_t *spec)
 {
-  if (spec->hwf && hwf_disabled (spec->hwf))
+  if (spec->hwf && sf_hwf_disabled (spec->hwf))
     return 0;
   return !spec->usable || spec->usable ();
 }
