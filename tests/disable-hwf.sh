@@ -5,7 +5,7 @@
 set -e
 SFENC_DISABLE_HWF=all
 export SFENC_DISABLE_HWF
-for t in t-table t-kat t-modes t-diff t-cast5-maint; do
+for t in t-table t-kat t-modes t-diff t-cast5-maint t-sha1; do
   echo "== $t with SFENC_DISABLE_HWF=all"
   ./$t
 done
