@@ -24,6 +24,8 @@
 #include <gcrypt.h>
 
 #include "sfenc.h"
+#include "outfile.h"
+#include "passphrase.h"
 
 #define WHAT "decryption failed"
 
@@ -490,7 +492,7 @@ decrypt_packet (reader_t *in, const packet_header_t *hdr, const skesk_t *sk,
     return fail (gpg_error_from_syserror (), "out of core", NULL);
   packet_body_init (&body, in, hdr);
   ds.body = &body;
-  ds.to_stdout = !out->tmpname;
+  ds.to_stdout = outfile_is_stdout (out);
   if (hdr->tag == PKT_ENCRYPTED_MDC)
     {
       err = body_read_exact (&body, &version, 1, "encrypted data");

@@ -24,6 +24,8 @@
 #include <gcrypt.h>
 
 #include "sfenc.h"
+#include "outfile.h"
+#include "passphrase.h"
 
 #define WHAT "encryption failed"
 
@@ -98,6 +100,12 @@ find_cipher (const sf_cipher_spec_t **r_spec)
   switch (gpg_err_code (err))
     {
     case 0:
+      /* Id 0 would be written into the message, which nothing could
+       * then read, not even sfenc.  */
+      if (!(*r_spec)->openpgp_id)
+        return fail (gpg_error (GPG_ERR_CIPHER_ALGO), "--cipher-algo",
+                     "%s has no OpenPGP algorithm id, so no OpenPGP"
+                     " message can use it", (*r_spec)->name);
       return 0;
     case GPG_ERR_CIPHER_ALGO:
       return fail (err, "--cipher-algo", "unknown cipher algorithm '%s'"

@@ -16,21 +16,63 @@
 #include <gcrypt.h>
 
 #include "sfenc.h"
+#include "passphrase.h"
 
-/* Longest passphrase accepted, as gpg's agent limit.  */
-#define MAX_PASSPHRASE 1024
+/* First size of a passphrase buffer; it doubles as needed.  */
+#define INITIAL_SIZE 256
 
 #define WHAT "passphrase"
 
-
-static char *
-secure_alloc (void)
+/* A passphrase being collected, in secure memory.  */
+typedef struct pass_buf
 {
-  char *p = gcry_malloc_secure (MAX_PASSPHRASE + 1);
+  char *mem;
+  size_t len;
+  size_t size;
+} pass_buf_t;
 
-  if (p)
-    *p = 0;
-  return p;
+
+static gpg_error_t
+out_of_secure_memory (void)
+{
+  return fail (gpg_error_from_syserror (), "out of secure memory", NULL);
+}
+
+
+static gpg_error_t
+too_long (const char *name)
+{
+  return fail (gpg_error (GPG_ERR_TOO_LARGE), name,
+               "passphrase longer than %d bytes", MAX_PASSPHRASE);
+}
+
+
+/* Make room for at least NEED bytes and the terminating zero.  */
+static gpg_error_t
+pass_buf_reserve (pass_buf_t *pb, size_t need, const char *name)
+{
+  size_t size = pb->size ? pb->size : INITIAL_SIZE;
+  char *mem;
+
+  if (need > MAX_PASSPHRASE)
+    return too_long (name);
+  if (need < pb->size)
+    return 0;
+  while (size <= need)
+    size *= 2;
+  if (size > MAX_PASSPHRASE + 1)
+    size = MAX_PASSPHRASE + 1;
+  /* Copied by hand, not gcry_realloc: the old block must be wiped.  */
+  mem = gcry_malloc_secure (size);
+  if (!mem)
+    return out_of_secure_memory ();
+  if (pb->mem)
+    memcpy (mem, pb->mem, pb->len);
+  mem[pb->len] = 0;
+  passphrase_release (pb->mem);
+  pb->mem = mem;
+  pb->size = size;
+  return 0;
 }
 
 
@@ -39,23 +81,29 @@ passphrase_release (char *pass)
 {
   if (!pass)
     return;
-  sf_wipememory (pass, MAX_PASSPHRASE + 1);
+  /* gcry_free wipes a secure block whole as well; this wipe does not
+   * depend on it.  */
+  sf_wipememory (pass, strlen (pass));
   gcry_free (pass);
 }
 
 
-/* Read one line from FD into PASS (without the line end).  One byte at
- * a time, so nothing after the line is consumed: with
- * --passphrase-fd 0 the data may follow the passphrase on stdin.  */
+/* Read one line from FD into PB (without the line end, and as gpg,
+ * keeping a carriage return before it).  One byte at a time, so
+ * nothing after the line is consumed: with --passphrase-fd 0 the
+ * data may follow the passphrase on stdin.  */
 static gpg_error_t
-read_line_fd (int fd, char *pass, const char *name)
+read_line_fd (int fd, pass_buf_t *pb, const char *name)
 {
-  size_t n = 0;
+  gpg_error_t err;
   ssize_t r;
   char c;
 
+  err = pass_buf_reserve (pb, 0, name);
   for (;;)
     {
+      if (err)
+        return err;
       r = read (fd, &c, 1);
       if (r < 0 && errno == EINTR)
         continue;
@@ -63,23 +111,21 @@ read_line_fd (int fd, char *pass, const char *name)
         return fail (gpg_error_from_syserror (), name, "read error: %s",
                      strerror (errno));
       if (!r || c == '\n')
-        break;
-      if (n == MAX_PASSPHRASE)
-        return fail (gpg_error (GPG_ERR_TOO_LARGE), name,
-                     "passphrase longer than %d bytes", MAX_PASSPHRASE);
-      pass[n++] = c;
+        return 0;
+      err = pass_buf_reserve (pb, pb->len + 1, name);
+      if (!err)
+        {
+          pb->mem[pb->len++] = c;
+          pb->mem[pb->len] = 0;
+        }
     }
-  if (n && pass[n - 1] == '\r')
-    n--;
-  pass[n] = 0;
-  return 0;
 }
 
 
 /* Prompt with PROMPT on the terminal TTY and read a line with echo
  * off.  */
 static gpg_error_t
-prompt_tty (int tty, const char *prompt, char *pass)
+prompt_tty (int tty, const char *prompt, pass_buf_t *pb)
 {
   gpg_error_t err;
   struct termios saved, noecho;
@@ -96,7 +142,7 @@ prompt_tty (int tty, const char *prompt, char *pass)
       noecho.c_lflag |= ICANON;
       tcsetattr (tty, TCSANOW, &noecho);
     }
-  err = read_line_fd (tty, pass, "/dev/tty");
+  err = read_line_fd (tty, pb, "/dev/tty");
   if (have_termios)
     tcsetattr (tty, TCSANOW, &saved);
   ignored = write (tty, "\n", 1);
@@ -106,10 +152,10 @@ prompt_tty (int tty, const char *prompt, char *pass)
 
 
 static gpg_error_t
-ask_terminal (char *pass, int confirm)
+ask_terminal (pass_buf_t *pb, int confirm)
 {
   gpg_error_t err;
-  char *again = NULL;
+  pass_buf_t again = { NULL, 0, 0 };
   int tty;
 
   tty = open ("/dev/tty", O_RDWR | O_NOCTTY);
@@ -117,18 +163,15 @@ ask_terminal (char *pass, int confirm)
     return fail (gpg_error_from_syserror (), WHAT,
                  "cannot ask for it: /dev/tty: %s (use --passphrase-fd,"
                  " --passphrase-file or --passphrase)", strerror (errno));
-  err = prompt_tty (tty, "Enter passphrase: ", pass);
+  err = prompt_tty (tty, "Enter passphrase: ", pb);
   if (!err && confirm)
     {
-      again = secure_alloc ();
-      if (!again)
-        err = fail (gpg_error_from_syserror (), "out of secure memory", NULL);
-      else
-        err = prompt_tty (tty, "Repeat passphrase: ", again);
-      if (!err && strcmp (pass, again))
+      err = prompt_tty (tty, "Repeat passphrase: ", &again);
+      if (!err && (again.len != pb->len
+                   || memcmp (again.mem, pb->mem, pb->len)))
         err = fail (gpg_error (GPG_ERR_BAD_PASSPHRASE), WHAT,
                     "the two passphrases do not match");
-      passphrase_release (again);
+      passphrase_release (again.mem);
     }
   close (tty);
   return err;
@@ -143,50 +186,57 @@ passphrase_is_prompted (void)
 }
 
 
-gpg_error_t
-passphrase_get (char **r_pass, int confirm)
+/* Read the first line of the file NAME.  */
+static gpg_error_t
+read_passphrase_file (const char *name, pass_buf_t *pb)
 {
-  gpg_error_t err = 0;
-  char *pass;
+  gpg_error_t err;
   int fd;
 
+  fd = open (name, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return fail (gpg_error_from_syserror (), name, "%s", strerror (errno));
+  err = read_line_fd (fd, pb, name);
+  close (fd);
+  return err;
+}
+
+
+gpg_error_t
+passphrase_get (char **r_pass, int encrypting)
+{
+  gpg_error_t err = 0;
+  pass_buf_t pb = { NULL, 0, 0 };
+
   *r_pass = NULL;
-  pass = secure_alloc ();
-  if (!pass)
-    return fail (gpg_error_from_syserror (), "out of secure memory", NULL);
   if (opt.passphrase)
     {
-      if (strlen (opt.passphrase) > MAX_PASSPHRASE)
-        err = fail (gpg_error (GPG_ERR_TOO_LARGE), WHAT,
-                    "passphrase longer than %d bytes", MAX_PASSPHRASE);
-      else
-        strcpy (pass, opt.passphrase);
-    }
-  else if (opt.passphrase_fd >= 0)
-    err = read_line_fd (opt.passphrase_fd, pass, "--passphrase-fd");
-  else if (opt.passphrase_file)
-    {
-      fd = open (opt.passphrase_file, O_RDONLY);
-      if (fd < 0)
-        err = fail (gpg_error_from_syserror (), opt.passphrase_file,
-                    "%s", strerror (errno));
-      else
+      err = pass_buf_reserve (&pb, strlen (opt.passphrase), WHAT);
+      if (!err)
         {
-          err = read_line_fd (fd, pass, opt.passphrase_file);
-          close (fd);
+          pb.len = strlen (opt.passphrase);
+          memcpy (pb.mem, opt.passphrase, pb.len + 1);
         }
     }
+  else if (opt.passphrase_fd >= 0)
+    err = read_line_fd (opt.passphrase_fd, &pb, "--passphrase-fd");
+  else if (opt.passphrase_file)
+    err = read_passphrase_file (opt.passphrase_file, &pb);
   else if (opt.batch || opt.pinentry_no_ask)
     err = fail (gpg_error (GPG_ERR_NO_PASSPHRASE), WHAT,
                 "none given and --batch forbids asking (use --passphrase,"
                 " --passphrase-fd or --passphrase-file)");
   else
-    err = ask_terminal (pass, confirm);
+    err = ask_terminal (&pb, encrypting);
+  /* gpg -c refuses an empty passphrase: it would protect nothing.  */
+  if (!err && encrypting && !pb.len)
+    err = fail (gpg_error (GPG_ERR_NO_PASSPHRASE), WHAT,
+                "an empty passphrase cannot protect a message");
   if (err)
     {
-      passphrase_release (pass);
+      passphrase_release (pb.mem);
       return err;
     }
-  *r_pass = pass;
+  *r_pass = pb.mem;
   return 0;
 }

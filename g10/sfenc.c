@@ -7,21 +7,27 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <gcrypt.h>
 #include <zlib.h>
 
 #include "sfenc.h"
+#include "passphrase.h"
 
 /* The oldest libgcrypt configure accepts.  */
 #define NEED_LIBGCRYPT_VERSION "1.10.0"
 
-/* Secure memory for passphrases, keys and key schedules.  */
-#define SECMEM_SIZE 65536
+/* Secure memory for passphrases (twice at the prompt), the S2K buffer
+ * of passphrase repetitions, keys and key schedules.  */
+#define SECMEM_SIZE (4 * MAX_PASSPHRASE)
 
 /* Exit status on any failure, as gpg.  */
 #define EXIT_FAILED 2
@@ -614,6 +620,31 @@ list_ciphers (void)
 }
 
 
+/* Make the process fit to hold a passphrase, before anything else:
+ * as gpg, no core dump can carry it away, and a closed standard
+ * descriptor is reopened on /dev/null so that no file opened later
+ * takes its number (stderr would then write diagnostics into the
+ * output file).  A failed write to a pipe or past the file size limit
+ * is reported as a write error, with the output file removed, instead
+ * of a silent death by signal.  Returns false when a descriptor
+ * cannot be reopened.  */
+static int
+harden_process (void)
+{
+  struct rlimit no_core = { 0, 0 };
+  int fd;
+
+  setrlimit (RLIMIT_CORE, &no_core);
+  for (fd = 0; fd <= 2; fd++)
+    if (fcntl (fd, F_GETFD) == -1 && errno == EBADF
+        && open ("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
+      return 0;
+  signal (SIGPIPE, SIG_IGN);
+  signal (SIGXFSZ, SIG_IGN);
+  return 1;
+}
+
+
 /* Initialise libgcrypt as gpg does: version check, secure memory,
  * done.  */
 static gpg_error_t
@@ -640,6 +671,8 @@ main (int argc, char **argv)
   struct command_line cl;
   size_t i;
 
+  if (!harden_process ())
+    return EXIT_FAILED;
   memset (&cl, 0, sizeof cl);
   opt.s2k_mode = 3;
   opt.s2k_count = DEFAULT_S2K_COUNT;

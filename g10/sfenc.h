@@ -303,38 +303,6 @@ gpg_error_t s2k_derive (const s2k_t *s2k, const char *passphrase,
                         unsigned char *key, size_t keylen);
 
 
-/*-- passphrase.c --*/
-
-/* Obtain the passphrase from the options or the terminal, in secure
- * memory; release it with passphrase_release.  CONFIRM asks twice on
- * a terminal.  */
-gpg_error_t passphrase_get (char **r_pass, int confirm);
-void passphrase_release (char *pass);
-/* True when passphrase_get would ask on the terminal.  */
-int passphrase_is_prompted (void);
-
-
-/*-- outfile.c --*/
-
-/* An output: stdout, a device written in place, or a file written under a temporary name beside
- * its final one and renamed only on success.  */
-typedef struct outfile
-{
-  fd_stream_t stream;
-  char *name;
-  char *tmpname;
-  int is_device;        /* Written in place, not through a temporary.  */
-} outfile_t;
-
-/* Refuse an existing NAME without --yes, early, before any work.  */
-gpg_error_t outfile_check (const char *name);
-/* NAME NULL or "-" means stdout.  */
-gpg_error_t outfile_open (outfile_t *of, const char *name);
-/* On success rename the temporary file into place; on failure or when
- * OK is false remove it.  */
-gpg_error_t outfile_close (outfile_t *of, int ok);
-
-
 /*-- encrypt.c --*/
 
 gpg_error_t encrypt_file (const char *infile);

@@ -1,0 +1,39 @@
+/* outfile.h - output files that appear only when complete
+ */
+#ifndef SFENC_OUTFILE_H
+#define SFENC_OUTFILE_H
+
+#include <sys/stat.h>
+#include <gpg-error.h>
+
+#include "sfenc.h"
+
+/* An output: stdout, a device written in place, or a regular file
+ * written under no name (O_TMPFILE) or a private temporary name beside
+ * its final one, and put in place only on success.  */
+typedef struct outfile
+{
+  fd_stream_t stream;
+  char *name;           /* The final name of a regular file.  */
+  char *tmpname;        /* The visible temporary name, if any.  */
+  int is_device;        /* Written in place, not through a temporary.  */
+  int is_anonymous;     /* An O_TMPFILE file: nothing to remove.  */
+  int replaces;         /* NAME existed (--yes): keep its mode, owner.  */
+  struct stat replaced; /* The file NAME was when opened.  */
+} outfile_t;
+
+/* Refuse an existing NAME without --yes, early, before any work.  */
+gpg_error_t outfile_check (const char *name);
+
+/* NAME NULL or "-" means stdout.  */
+gpg_error_t outfile_open (outfile_t *of, const char *name);
+
+/* True when the output is stdout: what is written there cannot be
+ * taken back.  */
+int outfile_is_stdout (const outfile_t *of);
+
+/* When OK, give a regular file its final mode and put it in place;
+ * otherwise, or when that fails, make sure nothing is left.  */
+gpg_error_t outfile_close (outfile_t *of, int ok);
+
+#endif /*SFENC_OUTFILE_H*/

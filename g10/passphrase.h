@@ -1,0 +1,23 @@
+/* passphrase.h - obtaining the passphrase
+ */
+#ifndef SFENC_PASSPHRASE_H
+#define SFENC_PASSPHRASE_H
+
+#include <gpg-error.h>
+
+/* Longest passphrase accepted: far above any real use, and above what
+ * gpg 2.2 itself can hold in its secure memory (about 32 KiB).  */
+#define MAX_PASSPHRASE 65536
+
+/* Obtain the passphrase from the options or the terminal, in secure
+ * memory; release it with passphrase_release.  ENCRYPTING asks twice
+ * on a terminal and refuses an empty passphrase, as gpg -c does.  */
+gpg_error_t passphrase_get (char **r_pass, int encrypting);
+
+/* Wipe and free PASS; NULL is allowed.  */
+void passphrase_release (char *pass);
+
+/* True when passphrase_get would ask on the terminal.  */
+int passphrase_is_prompted (void);
+
+#endif /*SFENC_PASSPHRASE_H*/
