@@ -6,6 +6,16 @@
  * characters) and the END line.  The CRC-24 (RFC 4880 6.1: initial
  * value 0xB704CE, generator 0x1864CFB) is computed with a table.
  * Checked against GnuPG's armor in tests/sfenc-interop.bats.
+ *
+ * Reading follows gpg 2.2 (tests/sfenc-gpgcompat.bats): text before
+ * the BEGIN line and after the END line is ignored, the BEGIN line must
+ * be exactly that line (trailing white space aside), and the packets of
+ * a further armored message in the same input continue the packets of
+ * the first, so that a second message is refused by the packet reader
+ * instead of passing unseen.  The CRC line is the one before the END
+ * line; what follows the END line is not armor, a CRC line included.
+ * A missing CRC line is accepted, as rnp accepts it (gpg 2.2 fails on
+ * it when the base64 ends without padding).
  */
 #include <config.h>
 
@@ -246,7 +256,8 @@ struct armor_reader
   int nquad;            /* Characters in QUAD.  */
   int line_start;
   int padded;           /* The data ended with "=" padding.  */
-  int done;
+  int done;             /* The END line of the current block was read.  */
+  int eof;              /* No further block follows.  */
 };
 
 #define ARMOR_WHAT "invalid armor"
@@ -307,27 +318,23 @@ read_line (reader_t *in, char *line, int *r_long, int *r_eof)
 }
 
 
-gpg_error_t
-armor_reader_new (armor_reader_t **r_ar, reader_t *in)
+/* Skip the lines up to the next BEGIN line and read the armor headers
+ * after it.  *R_FOUND is false when the input ended first.  */
+static gpg_error_t
+read_block_start (reader_t *in, int *r_found)
 {
   gpg_error_t err;
-  armor_reader_t *ar;
   char line[MAX_LINE];
   int is_long, eof;
 
-  init_tables ();
-  /* Anything before the BEGIN line is ignored, as gpg does.  */
-  for (;;)
+  *r_found = 0;
+  do
     {
       err = read_line (in, line, &is_long, &eof);
-      if (err)
+      if (err || eof)
         return err;
-      if (eof)
-        return fail (gpg_error (GPG_ERR_NO_DATA), "decryption failed",
-                     "no OpenPGP data found");
-      if (!is_long && !strncmp (line, BEGIN_LINE, strlen (BEGIN_LINE)))
-        break;
     }
+  while (is_long || strcmp (line, BEGIN_LINE));
   for (;;)
     {
       err = read_line (in, line, &is_long, &eof);
@@ -345,12 +352,43 @@ armor_reader_new (armor_reader_t **r_ar, reader_t *in)
         return fail (gpg_error (GPG_ERR_INV_ARMOR), ARMOR_WHAT,
                      "malformed armor header line");
     }
+  *r_found = 1;
+  return 0;
+}
+
+
+/* Get ready to decode the base64 of a block.  */
+static void
+start_block (armor_reader_t *ar)
+{
+  ar->crc = CRC24_INIT;
+  ar->quad = 0;
+  ar->nquad = 0;
+  ar->line_start = 1;
+  ar->padded = 0;
+  ar->done = 0;
+}
+
+
+gpg_error_t
+armor_reader_new (armor_reader_t **r_ar, reader_t *in)
+{
+  gpg_error_t err;
+  armor_reader_t *ar;
+  int found;
+
+  init_tables ();
+  err = read_block_start (in, &found);
+  if (err)
+    return err;
+  if (!found)
+    return fail (gpg_error (GPG_ERR_NO_DATA), "decryption failed",
+                 "no OpenPGP data found");
   ar = calloc (1, sizeof *ar);
   if (!ar)
     return fail (gpg_error_from_syserror (), "out of core", NULL);
   ar->in = in;
-  ar->crc = CRC24_INIT;
-  ar->line_start = 1;
+  start_block (ar);
   *r_ar = ar;
   return 0;
 }
@@ -415,11 +453,11 @@ finish_body (armor_reader_t *ar, int c)
 }
 
 
-gpg_error_t
-armor_reader_source (void *ctx, unsigned char *buf, size_t size,
-                     size_t *nread)
+/* Decode base64 of the current block into BUF, up to its END line.  */
+static gpg_error_t
+decode_block (armor_reader_t *ar, unsigned char *buf, size_t size,
+              size_t *nread)
 {
-  armor_reader_t *ar = ctx;
   gpg_error_t err;
   size_t n = 0, hashed = 0;
   int c, v;
@@ -484,5 +522,35 @@ armor_reader_source (void *ctx, unsigned char *buf, size_t size,
     }
   ar->crc = crc24_update (ar->crc, buf + hashed, n - hashed);
   *nread = n;
+  return 0;
+}
+
+
+gpg_error_t
+armor_reader_source (void *ctx, unsigned char *buf, size_t size,
+                     size_t *nread)
+{
+  armor_reader_t *ar = ctx;
+  gpg_error_t err;
+  int found;
+
+  *nread = 0;
+  /* A block may hold no data: go on until one does or the input ends.  */
+  while (!ar->eof)
+    {
+      if (ar->done)
+        {
+          err = read_block_start (ar->in, &found);
+          if (err || !found)
+            {
+              ar->eof = !err;
+              return err;
+            }
+          start_block (ar);
+        }
+      err = decode_block (ar, buf, size, nread);
+      if (err || *nread || !ar->done)
+        return err;
+    }
   return 0;
 }

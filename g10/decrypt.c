@@ -1,18 +1,23 @@
 /* decrypt.c - reading a passphrase-protected message (sfenc -d)
  *
- * RFC 4880: optional marker packets (5.8), SKESK v4 packets (5.3,
- * with or without an encrypted session key), then an SEIPD v1 packet
- * (5.13) or, only with --ignore-mdc-error, a legacy SED packet (5.7,
- * OpenPGP CFB with resynchronisation).  Inside: an optional
- * compressed packet (5.6) holding the literal data packet (5.9),
- * followed by the MDC packet (5.14).  The two repeated bytes of the
- * encrypted prefix (the "quick check") tell a wrong passphrase.
+ * RFC 4880: SKESK v4 packets (5.3, with or without an encrypted
+ * session key) and PKESK packets (5.1), then an SEIPD v1 packet (5.13)
+ * or, only with --ignore-mdc-error, a legacy SED packet (5.7, OpenPGP
+ * CFB with resynchronisation).  Inside: compressed packets (5.6),
+ * none, one or nested, holding the literal data packet (5.9), followed
+ * by the MDC packet (5.14).  The two repeated bytes of the encrypted
+ * prefix (the "quick check") tell a wrong passphrase.
  *
- * The stages are sources pulled from the output side: input ->
- * armor (detected) -> packet body -> decrypt and hash -> compressed
- * packet body -> inflate -> literal packet body -> output.  The last
- * 22 decrypted bytes are always held back, so the MDC packet is
- * found at the end of a stream of unknown length.
+ * What is accepted is what gpg 2.2 accepts (tests/sfenc-gpgcompat.bats):
+ * the first SKESK is used, further SKESKs and the PKESKs are checked
+ * as gpg checks them and skipped; marker packets (5.8) are skipped
+ * wherever they are, but only with their one valid body, "PGP".
+ *
+ * The stages are sources pulled from the output side: input -> armor
+ * (detected) -> packet body -> decrypt and hash -> for each compressed
+ * packet: its body -> inflate -> literal packet body (literal.c) ->
+ * output.  The last 22 decrypted bytes are always held back, so the
+ * MDC packet is found at the end of a stream of unknown length.
  */
 #include <config.h>
 
@@ -26,13 +31,24 @@
 #include "sfenc.h"
 #include "outfile.h"
 #include "passphrase.h"
+#include "literal.h"
 
 #define WHAT "decryption failed"
 
-/* Largest SKESK packet: version, cipher, S2K (11 bytes) and an
- * encrypted session key of at most 1 + 32 bytes.  Anything longer is
- * not a packet sfenc can use.  */
-#define MAX_SKESK 64
+/* Largest SKESK packet gpg 2.2 accepts ("packet(3) too large"
+ * beyond).  The one sfenc uses needs at most 11 bytes of version,
+ * cipher and S2K and an encrypted session key of 1 + 32 bytes.  */
+#define MAX_SKESK 201
+
+/* PKESK packets (RFC 4880 5.1): version 3 (or 2), key id, algorithm,
+ * then MPIs: at least 12 bytes, as gpg requires, and MPIs of at most
+ * 16384 bits.  */
+#define MIN_PKESK 12
+#define MAX_MPI_BITS 16384
+
+/* Most compressed packets nested in one another: gpg 2.2 decrypts 30
+ * and refuses 31.  Each level holds about 170 KiB of buffers.  */
+#define MAX_COMPRESSED_DEPTH 30
 
 /* Size of the output buffer: decrypted data is collected into it and
  * written in large blocks.  */
@@ -172,29 +188,37 @@ decrypt_source_drain (decrypt_source_t *ds, unsigned char *buf, size_t size)
 }
 
 
-/* Read exactly SIZE bytes of a packet body.  */
+/* Read the next packet header from R into HDR, skipping marker
+ * packets: RFC 4880 5.8 says to ignore them, and gpg does wherever
+ * they are, once their body is checked to be "PGP".  */
 static gpg_error_t
-body_read_exact (packet_body_t *body, unsigned char *buf, size_t size,
-                 const char *what)
+next_packet (reader_t *r, packet_header_t *hdr)
 {
   gpg_error_t err;
-  size_t n;
+  packet_body_t body;
+  unsigned char marker[3];
 
-  while (size)
+  for (;;)
     {
-      err = packet_body_source (body, buf, size, &n);
+      err = packet_read_header (r, hdr, WHAT);
+      if (err || hdr->tag != PKT_MARKER)
+        return err;
+      if (hdr->length != sizeof marker)
+        return fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
+                     "invalid marker packet (not \"PGP\")");
+      packet_body_init (&body, r, hdr);
+      err = packet_body_read_exact (&body, marker, sizeof marker, "marker");
       if (err)
         return err;
-      if (!n)
+      if (memcmp (marker, "PGP", sizeof marker))
         return fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
-                     "%s packet too short", what);
-      buf += n;
-      size -= n;
+                     "invalid marker packet (not \"PGP\")");
     }
-  return 0;
 }
 
 
+/* Read the SKESK packet HDR from IN into SK, checking what gpg checks
+ * in every SKESK, used or not: the size, the version and the S2K.  */
 static gpg_error_t
 parse_skesk (reader_t *in, const packet_header_t *hdr, skesk_t *sk)
 {
@@ -202,7 +226,7 @@ parse_skesk (reader_t *in, const packet_header_t *hdr, skesk_t *sk)
   unsigned char body[MAX_SKESK];
   size_t len = hdr->length, n;
 
-  if (hdr->partial || hdr->to_eof || len > MAX_SKESK || len < 4)
+  if (len > MAX_SKESK || len < 4)
     return fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
                  "invalid SKESK packet (length %llu)",
                  (unsigned long long)len);
@@ -220,9 +244,6 @@ parse_skesk (reader_t *in, const packet_header_t *hdr, skesk_t *sk)
   if (sk->s2k.mode != 0 && sk->s2k.mode != 1 && sk->s2k.mode != 3)
     return fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
                  "unsupported S2K mode %d", sk->s2k.mode);
-  if (!digest_algo_supported (sk->s2k.hash_algo))
-    return fail (gpg_error (GPG_ERR_DIGEST_ALGO), WHAT,
-                 "unknown S2K digest algorithm %d", sk->s2k.hash_algo);
   if (sk->s2k.mode)
     {
       if (len < n + 8)
@@ -241,6 +262,66 @@ parse_skesk (reader_t *in, const packet_header_t *hdr, skesk_t *sk)
   sk->esklen = len - n;
   memcpy (sk->esk, body + n, sk->esklen);
   return 0;
+}
+
+
+/* Check that the MPI at the current place of BODY lies within it.  */
+static gpg_error_t
+skip_mpi (packet_body_t *body)
+{
+  gpg_error_t err;
+  unsigned char value[MAX_MPI_BITS / 8];
+  unsigned int bits;
+
+  err = packet_body_read_exact (body, value, 2, "PKESK");
+  if (err)
+    return err;
+  bits = value[0] << 8 | value[1];
+  if (bits > MAX_MPI_BITS)
+    return fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
+                 "MPI of %u bits in the PKESK packet is too large", bits);
+  return packet_body_read_exact (body, value, (bits + 7) / 8, "PKESK");
+}
+
+
+/* Check the PKESK packet HDR read from IN as gpg checks it, then skip
+ * it: sfenc has no private keys.  The encrypted session key is one MPI
+ * for RSA, two for Elgamal, an MPI and a key of a length byte's size
+ * for ECDH; with another algorithm gpg only skips it.  */
+static gpg_error_t
+skip_pkesk (reader_t *in, const packet_header_t *hdr)
+{
+  gpg_error_t err;
+  packet_body_t body;
+  unsigned char fields[10], size;
+  int algo, nmpis;
+
+  if (hdr->length < MIN_PKESK)
+    return fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
+                 "PKESK packet too short");
+  packet_body_init (&body, in, hdr);
+  err = packet_body_read_exact (&body, fields, sizeof fields, "PKESK");
+  if (err)
+    return err;
+  if (fields[0] != 3 && fields[0] != 2)
+    return fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
+                 "unsupported PKESK version %d", fields[0]);
+  algo = fields[9];
+  nmpis = (algo >= 1 && algo <= 3) || algo == 18 ? 1
+          : algo == 16 || algo == 20 ? 2 : 0;
+  while (!err && nmpis--)
+    err = skip_mpi (&body);
+  if (!err && algo == 18)
+    {
+      unsigned char key[255];
+
+      err = packet_body_read_exact (&body, &size, 1, "PKESK");
+      if (!err)
+        err = packet_body_read_exact (&body, key, size, "PKESK");
+    }
+  if (!err)
+    err = packet_body_skip (&body);
+  return err;
 }
 
 
@@ -343,7 +424,7 @@ check_prefix (decrypt_source_t *ds, int tag)
   size_t bs = spec->blocksize;
   unsigned char prefix[MAX_BLOCKSIZE + 2];
 
-  err = body_read_exact (ds->body, prefix, bs + 2, "encrypted data");
+  err = packet_body_read_exact (ds->body, prefix, bs + 2, "encrypted data");
   if (!err)
     err = sf_cipher_decrypt (ds->cipher, prefix, prefix, bs + 2);
   if (err)
@@ -358,117 +439,130 @@ check_prefix (decrypt_source_t *ds, int tag)
 }
 
 
-/* Copy the body of the literal packet LIT to the output, in large
- * writes.  */
+/* Check that reader R has no packet left but marker packets.  */
 static gpg_error_t
-copy_literal (packet_body_t *lit, fd_stream_t *out, unsigned char *buf)
+expect_no_packet (reader_t *r, const char *after)
 {
   gpg_error_t err;
-  size_t len = 0, n;
+  packet_header_t hdr;
 
-  do
-    {
-      err = packet_body_source (lit, buf + len, OUTPUT_BUFFER - len, &n);
-      if (err)
-        return err;
-      len += n;
-      if (len == OUTPUT_BUFFER || (!n && len))
-        {
-          err = fd_sink (out, buf, len);
-          if (err)
-            return err;
-          len = 0;
-        }
-    }
-  while (n);
-  return 0;
+  err = next_packet (r, &hdr);
+  if (!err && hdr.tag)
+    err = fail (gpg_error (GPG_ERR_UNEXPECTED), WHAT,
+                "unexpected packet (tag %d) after the %s", hdr.tag, after);
+  return err;
 }
 
 
-/* Check that reader R has nothing left.  */
+/* One compressed packet being unpacked.  */
+typedef struct compressed_layer
+{
+  packet_body_t body;
+  inflate_source_t *inflater;   /* NULL for algorithm 0, uncompressed.  */
+  reader_t contents;
+} compressed_layer_t;
+
+
+/* Start unpacking the compressed packet HDR read from IN.  */
 static gpg_error_t
-expect_end (reader_t *r, const char *after)
+open_layer (compressed_layer_t *layer, reader_t *in,
+            const packet_header_t *hdr)
 {
   gpg_error_t err;
-  int c;
+  unsigned char algo;
 
-  err = reader_peek (r, &c);
-  if (!err && c >= 0)
-    err = fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
-                "unexpected data after the %s", after);
+  memset (layer, 0, sizeof *layer);
+  packet_body_init (&layer->body, in, hdr);
+  err = packet_body_read_exact (&layer->body, &algo, 1, "compressed");
+  if (err)
+    return err;
+  /* gpg reads algorithm 0 as the packets themselves.  */
+  if (algo == COMPRESS_NONE)
+    {
+      log_info ("uncompressed data in a compressed packet");
+      return reader_init (&layer->contents, packet_body_source, &layer->body);
+    }
+  err = inflate_source_new (&layer->inflater, algo, packet_body_source,
+                            &layer->body);
+  if (err)
+    return err;
+  log_info ("%s compressed data", compress_algo_name (algo));
+  return reader_init (&layer->contents, inflate_source_read, layer->inflater);
+}
+
+
+static void
+close_layer (compressed_layer_t *layer)
+{
+  reader_release (&layer->contents);
+  inflate_source_release (layer->inflater);
+}
+
+
+/* Check that nothing but marker packets follows the literal data
+ * packet, in the innermost of the DEPTH LAYERS and then in each
+ * packet around it up to IN.  */
+static gpg_error_t
+expect_ends (reader_t *in, compressed_layer_t *layers, int depth)
+{
+  gpg_error_t err;
+
+  err = expect_no_packet (depth ? &layers[depth - 1].contents : in,
+                          "literal data packet");
+  while (!err && depth--)
+    {
+      /* Whatever follows the end of the compressed stream in its
+       * packet is dropped, as gpg drops it.  */
+      err = packet_body_skip (&layers[depth].body);
+      if (!err)
+        err = expect_no_packet (depth ? &layers[depth - 1].contents : in,
+                                "compressed packet");
+    }
   return err;
 }
 
 
 /* Parse the decrypted packets read from IN and write the literal data
- * to OUT.  */
+ * to OUT through BUF of SIZE bytes.  */
 static gpg_error_t
-process_plaintext (reader_t *in, outfile_t *out, unsigned char *buf)
+process_plaintext (reader_t *in, outfile_t *out, unsigned char *buf,
+                   size_t size)
 {
   gpg_error_t err;
   packet_header_t hdr;
-  packet_body_t body, litbody;
-  inflate_source_t *inflater = NULL;
-  reader_t inflated, *litin = in;
-  unsigned char algo, fields[255 + 6];
+  compressed_layer_t layers[MAX_COMPRESSED_DEPTH];
+  reader_t *r = in;
+  int depth = 0;
 
-  memset (&inflated, 0, sizeof inflated);
-  err = packet_read_header (in, &hdr, WHAT);
-  if (!err && !hdr.tag)
-    err = fail (gpg_error (GPG_ERR_NO_DATA), WHAT,
-                "the encrypted data is empty");
-  if (err)
-    return err;
-  if (hdr.tag == PKT_COMPRESSED)
+  for (;;)
     {
-      packet_body_init (&body, in, &hdr);
-      err = body_read_exact (&body, &algo, 1, "compressed");
-      if (!err)
-        err = inflate_source_new (&inflater, algo, packet_body_source, &body);
-      if (!err)
-        {
-          log_info ("%s compressed data", compress_algo_name (algo));
-          err = reader_init (&inflated, inflate_source_read, inflater);
-        }
-      if (!err)
-        {
-          litin = &inflated;
-          err = packet_read_header (litin, &hdr, WHAT);
-        }
+      err = next_packet (r, &hdr);
       if (!err && !hdr.tag)
-        err = fail (gpg_error (GPG_ERR_NO_DATA), WHAT,
-                    "the compressed data is empty");
+        err = fail (gpg_error (GPG_ERR_NO_DATA), WHAT, "the %s is empty",
+                    depth ? "compressed data" : "encrypted data");
+      if (err || hdr.tag != PKT_COMPRESSED)
+        break;
+      if (depth == MAX_COMPRESSED_DEPTH)
+        {
+          err = fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
+                      "compressed packets nested more than %d deep",
+                      MAX_COMPRESSED_DEPTH);
+          break;
+        }
+      err = open_layer (&layers[depth++], r, &hdr);
       if (err)
-        goto leave;
+        break;
+      r = &layers[depth - 1].contents;
     }
-  if (hdr.tag != PKT_PLAINTEXT)
-    {
-      err = fail (gpg_error (GPG_ERR_UNEXPECTED), WHAT,
-                  "unexpected packet (tag %d) in the encrypted data",
-                  hdr.tag);
-      goto leave;
-    }
-  packet_body_init (&litbody, litin, &hdr);
-  err = body_read_exact (&litbody, fields, 2, "literal data");
+  if (!err && hdr.tag != PKT_PLAINTEXT)
+    err = fail (gpg_error (GPG_ERR_UNEXPECTED), WHAT,
+                "unexpected packet (tag %d) in the encrypted data", hdr.tag);
   if (!err)
-    err = body_read_exact (&litbody, fields + 2, fields[1] + 4,
-                           "literal data");
-  if (err)
-    goto leave;
-  log_info ("literal data: mode %c, name \"%.*s\"",
-            fields[0] >= 0x20 && fields[0] < 0x7f ? fields[0] : '?',
-            (int)fields[1], fields + 2);
-  err = copy_literal (&litbody, &out->stream, buf);
+    err = literal_write (r, &hdr, &out->stream, buf, size);
   if (!err)
-    err = expect_end (litin, "literal data packet");
-  if (!err && inflater)
-    err = packet_body_skip (&body);
-  if (!err && inflater)
-    err = expect_end (in, "compressed packet");
-
- leave:
-  reader_release (&inflated);
-  inflate_source_release (inflater);
+    err = expect_ends (in, layers, depth);
+  while (depth--)
+    close_layer (&layers[depth]);
   return err;
 }
 
@@ -495,7 +589,7 @@ decrypt_packet (reader_t *in, const packet_header_t *hdr, const skesk_t *sk,
   ds.to_stdout = outfile_is_stdout (out);
   if (hdr->tag == PKT_ENCRYPTED_MDC)
     {
-      err = body_read_exact (&body, &version, 1, "encrypted data");
+      err = packet_body_read_exact (&body, &version, 1, "encrypted data");
       if (!err && version != 1)
         err = fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
                     "unsupported SEIPD version %d", version);
@@ -511,9 +605,7 @@ decrypt_packet (reader_t *in, const packet_header_t *hdr, const skesk_t *sk,
     err = reader_init (&plain, decrypt_source_read, &ds);
   if (err)
     goto leave;
-  err = process_plaintext (&plain, out, buf);
-  if (!err)
-    err = expect_end (&plain, "literal data packet");
+  err = process_plaintext (&plain, out, buf, OUTPUT_BUFFER);
   if (err && ds.mdc && !ds.failed && !ds.eof
       && !(gpg_err_code (err) & GPG_ERR_SYSTEM_ERROR))
     {
@@ -541,160 +633,200 @@ decrypt_packet (reader_t *in, const packet_header_t *hdr, const skesk_t *sk,
 }
 
 
+/* The input: a file or stdin, binary or armored.  */
+typedef struct input
+{
+  fd_stream_t fd;
+  reader_t raw;
+  armor_reader_t *armor;
+  reader_t dearmored;
+  reader_t *packets;    /* RAW, or DEARMORED for armored input.  */
+} input_t;
+
+
+/* Open INFILE, or stdin when it is NULL or "-".  */
+static gpg_error_t
+input_open (input_t *in, const char *infile)
+{
+  memset (in, 0, sizeof *in);
+  in->fd.fd = 0;
+  in->fd.name = "stdin";
+  if (infile && strcmp (infile, "-"))
+    {
+      in->fd.name = infile;
+      in->fd.fd = open (infile, O_RDONLY);
+      if (in->fd.fd < 0)
+        return fail (gpg_error_from_syserror (), infile, "%s",
+                     strerror (errno));
+    }
+  return 0;
+}
+
+
+/* Start reading IN: input that does not start with a packet tag is
+ * armored.  */
+static gpg_error_t
+input_start (input_t *in)
+{
+  gpg_error_t err;
+  int c;
+
+  err = reader_init (&in->raw, fd_source, &in->fd);
+  if (!err)
+    err = reader_peek (&in->raw, &c);
+  if (err)
+    return err;
+  if (c < 0)
+    return fail (gpg_error (GPG_ERR_NO_DATA), WHAT,
+                 "no OpenPGP data found: the input is empty");
+  in->packets = &in->raw;
+  if (c & 0x80)
+    return 0;
+  err = armor_reader_new (&in->armor, &in->raw);
+  if (!err)
+    err = reader_init (&in->dearmored, armor_reader_source, in->armor);
+  if (!err)
+    in->packets = &in->dearmored;
+  return err;
+}
+
+
+static void
+input_close (input_t *in)
+{
+  reader_release (&in->dearmored);
+  armor_reader_release (in->armor);
+  reader_release (&in->raw);
+  if (in->fd.fd > 0)
+    close (in->fd.fd);
+}
+
+
+/* Refuse the encrypted data packet HDR when no SKESK (of NSKESK)
+ * came before it or when it has no MDC and --ignore-mdc-error was not
+ * given; NPKESK says whether public-key packets came instead.  */
+static gpg_error_t
+check_data_packet (const packet_header_t *hdr, int nskesk, int npkesk)
+{
+  if (!nskesk)
+    return fail (gpg_error (GPG_ERR_NO_SECKEY), WHAT, npkesk
+                 ? "the message is encrypted to a public key, not with a"
+                 " passphrase" : "no passphrase-encrypted session key"
+                 " (SKESK packet) before the encrypted data");
+  if (hdr->tag == PKT_ENCRYPTED)
+    {
+      if (!opt.ignore_mdc_error)
+        return fail (gpg_error (GPG_ERR_BAD_SIGNATURE), WHAT,
+                     "the message is not integrity protected (no MDC);"
+                     " use --ignore-mdc-error to decrypt it anyway");
+      log_warning ("WARNING: the message is not integrity protected (no MDC)");
+    }
+  return 0;
+}
+
+
+/* Read the packets before the encrypted data from R: keep the first
+ * SKESK in SK, check and skip the others and the PKESKs, and leave
+ * the header of the encrypted data packet in HDR.  */
+static gpg_error_t
+read_key_packets (reader_t *r, skesk_t *sk, packet_header_t *hdr)
+{
+  gpg_error_t err;
+  skesk_t unused;
+  int nskesk = 0, npkesk = 0;
+
+  for (;;)
+    {
+      err = next_packet (r, hdr);
+      if (err)
+        return err;
+      switch (hdr->tag)
+        {
+        case PKT_ENCRYPTED_MDC:
+        case PKT_ENCRYPTED:
+          return check_data_packet (hdr, nskesk, npkesk);
+        case 0:
+          return fail (gpg_error (GPG_ERR_NO_DATA), WHAT,
+                       nskesk || npkesk
+                       ? "input truncated (no encrypted data packet)"
+                       : "no OpenPGP data found");
+        case PKT_SYMKEY_ENC:
+          err = parse_skesk (r, hdr, nskesk++ ? &unused : sk);
+          if (!err && nskesk == 1
+              && !digest_algo_supported (sk->s2k.hash_algo))
+            err = fail (gpg_error (GPG_ERR_DIGEST_ALGO), WHAT,
+                        "unknown S2K digest algorithm %d", sk->s2k.hash_algo);
+          break;
+        case PKT_PUBKEY_ENC:
+          npkesk++;
+          err = skip_pkesk (r, hdr);
+          break;
+        case PKT_AEAD_ENCRYPTED:
+          return fail (gpg_error (GPG_ERR_NOT_SUPPORTED), WHAT,
+                       "AEAD encrypted data is not supported");
+        case PKT_COMPRESSED:
+        case PKT_PLAINTEXT:
+          return fail (gpg_error (GPG_ERR_NO_DATA), WHAT,
+                       "the message is not encrypted");
+        default:
+          return fail (gpg_error (GPG_ERR_UNEXPECTED), WHAT,
+                       "unexpected packet (tag %d) before the encrypted data",
+                       hdr->tag);
+        }
+      if (err)
+        return err;
+    }
+}
+
+
+/* Decrypt the encrypted data packet HDR read from R with SK and the
+ * passphrase *PASS (asked for now if need be) into the output, which
+ * keeps the plaintext only when the whole input was good.  */
+static gpg_error_t
+decrypt_to_output (reader_t *r, const packet_header_t *hdr,
+                   const skesk_t *sk, char **pass)
+{
+  gpg_error_t err, close_err;
+  outfile_t out;
+
+  memset (&out, 0, sizeof out);
+  err = *pass ? 0 : passphrase_get (pass, 0);
+  if (!err)
+    err = outfile_open (&out, opt.output);
+  if (err)
+    return err;
+  err = decrypt_packet (r, hdr, sk, *pass, &out);
+  if (!err)
+    err = expect_no_packet (r, "encrypted data");
+  close_err = outfile_close (&out, !err);
+  return err ? err : close_err;
+}
+
+
 gpg_error_t
 decrypt_file (const char *infile)
 {
   gpg_error_t err;
-  fd_stream_t in;
-  reader_t raw, dearmored, *top = &raw;
-  armor_reader_t *ar = NULL;
+  input_t in;
   packet_header_t hdr;
   skesk_t sk;
-  outfile_t out;
-  int c, have_skesk = 0, have_pkesk = 0;
-  gpg_error_t close_err;
   char *pass = NULL;
 
-  memset (&raw, 0, sizeof raw);
-  memset (&dearmored, 0, sizeof dearmored);
-  memset (&out, 0, sizeof out);
-  in.fd = 0;
-  in.name = "stdin";
-  if (infile && strcmp (infile, "-"))
-    {
-      in.name = infile;
-      in.fd = open (infile, O_RDONLY);
-      if (in.fd < 0)
-        return fail (gpg_error_from_syserror (), infile, "%s",
-                     strerror (errno));
-    }
+  err = input_open (&in, infile);
+  if (err)
+    return err;
   err = outfile_check (opt.output);
   /* A passphrase not typed on the terminal is read first: with
    * --passphrase-fd 0 it precedes the message on stdin.  */
   if (!err && !passphrase_is_prompted ())
     err = passphrase_get (&pass, 0);
   if (!err)
-    err = reader_init (&raw, fd_source, &in);
+    err = input_start (&in);
   if (!err)
-    err = reader_peek (&raw, &c);
-  if (err)
-    goto leave;
-  if (c < 0)
-    {
-      err = fail (gpg_error (GPG_ERR_NO_DATA), WHAT,
-                  "no OpenPGP data found: the input is empty");
-      goto leave;
-    }
-  if (!(c & 0x80))
-    {
-      err = armor_reader_new (&ar, &raw);
-      if (!err)
-        err = reader_init (&dearmored, armor_reader_source, ar);
-      if (err)
-        goto leave;
-      top = &dearmored;
-    }
-
-  for (;;)
-    {
-      err = packet_read_header (top, &hdr, WHAT);
-      if (err)
-        goto leave;
-      if (hdr.tag == PKT_ENCRYPTED_MDC || hdr.tag == PKT_ENCRYPTED)
-        break;
-      switch (hdr.tag)
-        {
-        case 0:
-          err = fail (gpg_error (GPG_ERR_NO_DATA), WHAT,
-                      have_skesk || have_pkesk
-                      ? "input truncated (no encrypted data packet)"
-                      : "no OpenPGP data found");
-          goto leave;
-        case PKT_SYMKEY_ENC:
-          if (have_skesk)
-            {
-              packet_body_t skip;
-
-              packet_body_init (&skip, top, &hdr);
-              err = packet_body_skip (&skip);
-            }
-          else
-            err = parse_skesk (top, &hdr, &sk);
-          have_skesk = 1;
-          break;
-        case PKT_PUBKEY_ENC:
-        case PKT_MARKER:
-          {
-            packet_body_t skip;
-
-            have_pkesk |= hdr.tag == PKT_PUBKEY_ENC;
-            packet_body_init (&skip, top, &hdr);
-            err = packet_body_skip (&skip);
-          }
-          break;
-        case PKT_AEAD_ENCRYPTED:
-          err = fail (gpg_error (GPG_ERR_NOT_SUPPORTED), WHAT,
-                      "AEAD encrypted data is not supported");
-          break;
-        case PKT_COMPRESSED:
-        case PKT_PLAINTEXT:
-          err = fail (gpg_error (GPG_ERR_NO_DATA), WHAT,
-                      "the message is not encrypted");
-          break;
-        default:
-          err = fail (gpg_error (GPG_ERR_UNEXPECTED), WHAT,
-                      "unexpected packet (tag %d) before the encrypted data",
-                      hdr.tag);
-          break;
-        }
-      if (err)
-        goto leave;
-    }
-  if (!have_skesk)
-    {
-      err = fail (gpg_error (GPG_ERR_NO_SECKEY), WHAT, have_pkesk
-                  ? "the message is encrypted to a public key, not with a"
-                  " passphrase" : "no passphrase-encrypted session key"
-                  " (SKESK packet) before the encrypted data");
-      goto leave;
-    }
-  if (hdr.tag == PKT_ENCRYPTED)
-    {
-      if (!opt.ignore_mdc_error)
-        {
-          err = fail (gpg_error (GPG_ERR_BAD_SIGNATURE), WHAT,
-                      "the message is not integrity protected (no MDC);"
-                      " use --ignore-mdc-error to decrypt it anyway");
-          goto leave;
-        }
-      log_warning ("WARNING: the message is not integrity protected (no MDC)");
-    }
-
-  if (!pass)
-    err = passphrase_get (&pass, 0);
+    err = read_key_packets (in.packets, &sk, &hdr);
   if (!err)
-    err = outfile_open (&out, opt.output);
-  if (err)
-    goto leave;
-  err = decrypt_packet (top, &hdr, &sk, pass, &out);
-  if (!err)
-    {
-      err = packet_read_header (top, &hdr, WHAT);
-      if (!err && hdr.tag)
-        err = fail (gpg_error (GPG_ERR_UNEXPECTED), WHAT,
-                    "unexpected packet (tag %d) after the encrypted data",
-                    hdr.tag);
-    }
-  close_err = outfile_close (&out, !err);
-  if (!err)
-    err = close_err;
-
- leave:
+    err = decrypt_to_output (in.packets, &hdr, &sk, &pass);
   passphrase_release (pass);
-  reader_release (&dearmored);
-  armor_reader_release (ar);
-  reader_release (&raw);
-  if (in.fd > 0)
-    close (in.fd);
+  input_close (&in);
   return err;
 }

@@ -3,7 +3,9 @@
  * Packet headers and lengths follow RFC 4880 4.2: old-format headers
  * (1, 2, 4 octet or indeterminate lengths) and new-format headers
  * (1, 2, 5 octet and partial body lengths) are read; new-format
- * headers with partial body lengths are written.
+ * headers with partial body lengths are written.  Partial and
+ * indeterminate lengths are refused on packets other than data
+ * packets (4.2.2.4), as gpg refuses them.
  *
  * Data moves in large blocks: a read at least as large as a reader's
  * buffer goes straight from the source into the caller's memory, and
@@ -208,6 +210,17 @@ read_new_length (reader_t *r, packet_header_t *hdr)
 }
 
 
+/* True for the packets whose length may be partial or indeterminate:
+ * compressed, literal and encrypted data.  */
+static int
+is_data_packet (int tag)
+{
+  return (tag == PKT_COMPRESSED || tag == PKT_ENCRYPTED
+          || tag == PKT_PLAINTEXT || tag == PKT_ENCRYPTED_MDC
+          || tag == PKT_AEAD_ENCRYPTED);
+}
+
+
 gpg_error_t
 packet_read_header (reader_t *r, packet_header_t *hdr, const char *what)
 {
@@ -258,6 +271,10 @@ packet_read_header (reader_t *r, packet_header_t *hdr, const char *what)
   if (!err && !hdr->tag)
     return fail (gpg_error (GPG_ERR_INV_PACKET), what,
                  "invalid packet header (ctb=%02x)", ctb);
+  if (!err && (hdr->partial || hdr->to_eof) && !is_data_packet (hdr->tag))
+    return fail (gpg_error (GPG_ERR_INV_PACKET), what,
+                 "%s length on a packet that is not a data packet (tag %d)",
+                 hdr->partial ? "partial body" : "indeterminate", hdr->tag);
   return err;
 }
 
@@ -307,6 +324,28 @@ packet_body_source (void *ctx, unsigned char *buf, size_t size,
                  "input truncated (%llu more bytes expected in this packet)",
                  (unsigned long long)body->remaining);
   body->remaining -= *nread;
+  return 0;
+}
+
+
+gpg_error_t
+packet_body_read_exact (packet_body_t *body, unsigned char *buf, size_t size,
+                        const char *what)
+{
+  gpg_error_t err;
+  size_t n;
+
+  while (size)
+    {
+      err = packet_body_source (body, buf, size, &n);
+      if (err)
+        return err;
+      if (!n)
+        return fail (gpg_error (GPG_ERR_INV_PACKET), "decryption failed",
+                     "%s packet too short", what);
+      buf += n;
+      size -= n;
+    }
   return 0;
 }
 

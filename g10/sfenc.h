@@ -200,6 +200,10 @@ void packet_body_init (packet_body_t *body, reader_t *in,
                        const packet_header_t *hdr);
 gpg_error_t packet_body_source (void *ctx, unsigned char *buf, size_t size,
                                 size_t *nread);
+/* Read exactly SIZE bytes of BODY; a shorter body is "WHAT packet
+ * too short".  */
+gpg_error_t packet_body_read_exact (packet_body_t *body, unsigned char *buf,
+                                    size_t size, const char *what);
 /* Read and drop the rest of BODY.  */
 gpg_error_t packet_body_skip (packet_body_t *body);
 

@@ -1,0 +1,121 @@
+/* literal.c - writing out the literal data packet of a decrypted message
+ *
+ * RFC 4880 5.9: a format byte, the file name (a length byte and up to
+ * 255 bytes), a four-byte date, then the data.  The name comes from
+ * the sender, so -v shows it with its control characters escaped, as
+ * gpg 2.2 -v shows it: \0 \b \n \v \f \r, otherwise \xNN for the bytes
+ * below 0x20 and 0x7f; other bytes, UTF-8 included, are shown as they
+ * are.  It is never used as a file name.
+ *
+ * Text ('t') and UTF-8 text ('u') data is written as gpg 2.2 writes it
+ * on POSIX systems: with every carriage return removed, not only those
+ * before a line feed, so the output is byte for byte gpg's.  Binary
+ * data, and any other format byte, is written unchanged.
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "literal.h"
+
+#define LITERAL_NAME_MAX 255
+
+/* Room for a name with every byte escaped as \xNN.  */
+#define SHOWN_NAME_MAX (4 * LITERAL_NAME_MAX + 1)
+
+
+/* Write NAME of LEN bytes to SHOWN with its control characters
+ * escaped.  */
+static void
+escape_name (const unsigned char *name, size_t len, char *shown)
+{
+  static const char controls[] = "\b\n\v\f\r";
+  static const char letters[] = "bnvfr";
+  const char *control;
+  size_t i;
+
+  for (i = 0; i < len; i++)
+    {
+      unsigned char c = name[i];
+
+      if (c >= 0x20 && c != 0x7f)
+        *shown++ = c;
+      else if (!c)
+        shown += sprintf (shown, "\\0");
+      else if ((control = strchr (controls, c)))
+        shown += sprintf (shown, "\\%c", letters[control - controls]);
+      else
+        shown += sprintf (shown, "\\x%02x", c);
+    }
+  *shown = 0;
+}
+
+
+/* Remove the carriage returns from the LEN bytes at BUF; return the
+ * length left.  */
+static size_t
+remove_cr (unsigned char *buf, size_t len)
+{
+  unsigned char *src = memchr (buf, '\r', len), *dst, *end = buf + len;
+
+  if (!src)
+    return len;
+  for (dst = src; src < end; src++)
+    if (*src != '\r')
+      *dst++ = *src;
+  return dst - buf;
+}
+
+
+/* Copy BODY to OUT in writes of SIZE bytes, without carriage returns
+ * when TEXT.  */
+static gpg_error_t
+copy_body (packet_body_t *body, int text, fd_stream_t *out,
+           unsigned char *buf, size_t size)
+{
+  gpg_error_t err;
+  size_t len = 0, n;
+
+  do
+    {
+      err = packet_body_source (body, buf + len, size - len, &n);
+      if (err)
+        return err;
+      len += text ? remove_cr (buf + len, n) : n;
+      if (len == size || (!n && len))
+        {
+          err = fd_sink (out, buf, len);
+          if (err)
+            return err;
+          len = 0;
+        }
+    }
+  while (n);
+  return 0;
+}
+
+
+gpg_error_t
+literal_write (reader_t *in, const packet_header_t *hdr, fd_stream_t *out,
+               unsigned char *buf, size_t size)
+{
+  gpg_error_t err;
+  packet_body_t body;
+  unsigned char fields[2 + LITERAL_NAME_MAX + 4];
+  char shown[SHOWN_NAME_MAX];
+  int format;
+
+  packet_body_init (&body, in, hdr);
+  err = packet_body_read_exact (&body, fields, 2, "literal data");
+  if (!err)
+    err = packet_body_read_exact (&body, fields + 2, fields[1] + 4,
+                                  "literal data");
+  if (err)
+    return err;
+  format = fields[0];
+  escape_name (fields + 2, fields[1], shown);
+  log_info ("literal data: mode %c, name \"%s\"",
+            format >= 0x20 && format < 0x7f ? format : '?', shown);
+  return copy_body (&body, format == 't' || format == 'u', out, buf, size);
+}
