@@ -53,6 +53,11 @@ provider_setkey (int algo, void *context, const unsigned char *key,
                  size_t keylen)
 {
   provider_ctx_t *ctx = context;
+  /* The handles hold the key schedules.  They go where the caller put
+   * the context: into secure memory under SF_CIPHER_SECURE, as a
+   * native module's schedule does.  Not always, as the secure pool is
+   * small and the five handles of a Twofish key take some 47 KiB.  */
+  unsigned int flags = gcry_is_secure (ctx) ? GCRY_CIPHER_SECURE : 0;
   gpg_error_t err = 0;
   int i;
 
@@ -60,7 +65,7 @@ provider_setkey (int algo, void *context, const unsigned char *key,
   ctx->blocksize = gcry_cipher_get_algo_blklen (algo);
   for (i = 0; !err && i < N_HANDLES; i++)
     {
-      err = gcry_cipher_open (&ctx->hd[i], algo, gcry_modes[i], 0);
+      err = gcry_cipher_open (&ctx->hd[i], algo, gcry_modes[i], flags);
       if (!err)
         err = gcry_cipher_ctl (ctx->hd[i], GCRYCTL_SET_ALLOW_WEAK_KEY,
                                NULL, 1);

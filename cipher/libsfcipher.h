@@ -27,11 +27,19 @@ typedef struct sf_table_entry
 gpg_error_t sf_table_init (void);
 
 /* Register SPEC, which comes from ORIGIN (see above).  Runs the
- * spec's self-test.  On refusal returns GPG_ERR_UNKNOWN_VERSION (ABI
- * mismatch), GPG_ERR_INV_ARG (malformed spec), GPG_ERR_DUP_NAME
- * (same algorithm and implementation already registered) or
- * GPG_ERR_SELFTEST_FAILED, and writes a one-line explanation to WHY
- * (WHYLEN bytes, may be 0).  */
+ * spec's self-test.  A spec from a module (ORIGIN not NULL) must also
+ * agree with every built-in implementation of the algorithm it claims
+ * (the same canonical name or alias, either way round, or the same
+ * OpenPGP id): the same block size and key length, and that
+ * implementation's known answers.  The priority must be within
+ * 0..SF_PRIO_ACCEL, so a module at most ties with built-in
+ * accelerated code, and a tie goes to the one registered first.  On
+ * refusal returns GPG_ERR_UNKNOWN_VERSION (ABI mismatch),
+ * GPG_ERR_INV_ARG (malformed spec, priority out of range),
+ * GPG_ERR_DUP_NAME (same algorithm and implementation already
+ * registered), GPG_ERR_CONFLICT (geometry differs from a built-in
+ * implementation's) or GPG_ERR_SELFTEST_FAILED, and writes a one-line
+ * explanation to WHY (WHYLEN bytes, may be 0).  */
 gpg_error_t sf_table_register (const sf_cipher_spec_t *spec,
                                const char *origin,
                                char *why, size_t whylen);
@@ -61,6 +69,16 @@ gpg_error_t sf_table_find (const char *algo, const char *impl,
 gpg_error_t sf_table_find_id (int openpgp_id, const char *impl,
                               const sf_cipher_spec_t **r_spec);
 
+/* The origin of the registered SPEC: NULL when it is built in (or not
+ * registered), else the file it was loaded from.  */
+const char *sf_table_origin (const sf_cipher_spec_t *spec);
+
+/* For SPEC from a loaded module, the built-in implementation of the
+ * same algorithm that would be the default without modules: the
+ * usable one with the highest priority.  NULL when SPEC is built in
+ * or no built-in implementation of its algorithm can run here.  */
+const sf_cipher_spec_t *sf_table_builtin_default (const sf_cipher_spec_t *spec);
+
 /* True when the hardware feature FEATURE ("aesni", "shani", ...) is
  * listed in SFENC_DISABLE_HWF, a comma separated list of feature
  * names, or when that list is "all".  */
@@ -83,22 +101,32 @@ gpg_error_t sf_spec_selftest (const sf_cipher_spec_t *spec,
  */
 
 /* The directory searched for modules: SFENC_MODULE_DIR when set, else
- * the one chosen at configure time ($(pkglibdir)/modules).  */
+ * the one chosen at configure time ($(pkglibdir)/modules).  A
+ * privileged process (see sf_module_load) ignores SFENC_MODULE_DIR.  */
 const char *sf_module_dir (void);
 
 /* Load the module FILE and register its specs.  A FILE without a
  * slash is looked up in the module directory, with ".so" appended if
- * needed.  Refuses, with a one-line explanation in WHY: a file that
- * does not exist or is not a shared object (GPG_ERR_ENOENT,
- * GPG_ERR_INV_OBJ), a shared object without the sf_module symbol
+ * needed.  Loading runs the file's code (its constructors) before
+ * anything in it can be checked, so first, without loading, FILE and
+ * the directory holding it (both as named and after symbolic links)
+ * must be owned by root or by the real user and writable by nobody
+ * else, and FILE must be a regular file starting with the ELF header
+ * of a shared object.  Refuses, with a one-line explanation in WHY: a
+ * file that does not exist or is not a shared object
+ * (GPG_ERR_ENOENT, GPG_ERR_INV_OBJ), unsafe ownership or permissions
+ * (GPG_ERR_EPERM), a shared object without the sf_module symbol
  * (GPG_ERR_NOT_FOUND: not an sfenc module), and everything
  * sf_table_register_module refuses.  Loading is refused altogether in
- * a setuid or setgid process (GPG_ERR_EPERM).  */
+ * a privileged process: setuid, setgid, or granted capabilities by
+ * its file (AT_SECURE), GPG_ERR_EPERM.  */
 gpg_error_t sf_module_load (const char *file, char *why, size_t whylen);
 
 /* Load every "*.so" file in DIR, in name order, skipping files that
  * are already loaded (named with sf_module_load).  A missing directory
- * is not an error.  Each refused file is reported on stderr as
+ * is not an error; one with unsafe ownership or permissions (as for
+ * sf_module_load) is reported on stderr as "sfenc: DIR: WHY" and
+ * nothing in it is loaded.  Each refused file is reported on stderr as
  * "sfenc: FILE: WHY"; the return value is the first error.  */
 gpg_error_t sf_module_load_dir (const char *dir);
 

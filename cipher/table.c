@@ -2,8 +2,11 @@
  *
  * Every implementation the program can use is registered here, built
  * in or loaded at run time.  Registration validates a spec, runs its
- * known answers and refuses duplicates, so everything in the table
- * can be trusted by the modes and the program alike.
+ * known answers, runs those of the built-in implementations of the
+ * same algorithm on a loaded one, and refuses duplicates, so
+ * everything in the table can be trusted by the modes and the program
+ * alike.  The known answers themselves live with the implementations,
+ * never here.
  */
 #include <config.h>
 
@@ -98,12 +101,12 @@ hex_decode (const char *hex, unsigned char *buf, size_t maxlen)
 #define KAT_MAX_KEY  64
 #define KAT_MAX_DATA 64
 
-/* Run known answer KAT of SPEC in the keyed context CTX.  */
+/* Run known answer KAT, number IDX in its list, on SPEC in the
+ * context CTX.  */
 static gpg_error_t
-run_one_kat (const sf_cipher_spec_t *spec, void *ctx, size_t idx,
-             char *why, size_t whylen)
+run_one_kat (const sf_cipher_spec_t *spec, void *ctx, const sf_kat_t *kat,
+             size_t idx, char *why, size_t whylen)
 {
-  const sf_kat_t *kat = &spec->kats[idx];
   unsigned char key[KAT_MAX_KEY];
   unsigned char pt[KAT_MAX_DATA], ct[KAT_MAX_DATA], buf[KAT_MAX_DATA];
   long keylen, ptlen, ctlen, off;
@@ -192,19 +195,16 @@ run_round_trip (const sf_cipher_spec_t *spec, void *ctx,
 }
 
 
-gpg_error_t
-sf_spec_selftest (const sf_cipher_spec_t *spec, char *why, size_t whylen)
+/* Run the N_KATS known answers KATS on SPEC, which need not be the
+ * spec they come from, and then, when ROUND_TRIP, the round trip.  */
+static gpg_error_t
+run_selftest (const sf_cipher_spec_t *spec, const sf_kat_t *kats,
+              size_t n_kats, int round_trip, char *why, size_t whylen)
 {
   size_t ctxalloc;
   void *ctx;
   gpg_error_t err = 0;
   size_t i;
-
-  if (!spec->kats || !spec->n_kats)
-    {
-      snprintf (why, whylen, "it has no known answers");
-      return gpg_error (GPG_ERR_SELFTEST_FAILED);
-    }
 
   ctxalloc = (spec->contextsize + SF_CONTEXT_ALIGN - 1)
              / SF_CONTEXT_ALIGN * SF_CONTEXT_ALIGN;
@@ -213,14 +213,26 @@ sf_spec_selftest (const sf_cipher_spec_t *spec, char *why, size_t whylen)
   if (!ctx)
     return gpg_error_from_syserror ();
 
-  for (i = 0; !err && i < spec->n_kats; i++)
-    err = run_one_kat (spec, ctx, i, why, whylen);
-  if (!err)
+  for (i = 0; !err && i < n_kats; i++)
+    err = run_one_kat (spec, ctx, &kats[i], i, why, whylen);
+  if (!err && round_trip)
     err = run_round_trip (spec, ctx, why, whylen);
 
   sf_wipememory (ctx, ctxalloc);
   free (ctx);
   return err;
+}
+
+
+gpg_error_t
+sf_spec_selftest (const sf_cipher_spec_t *spec, char *why, size_t whylen)
+{
+  if (!spec->kats || !spec->n_kats)
+    {
+      snprintf (why, whylen, "it has no known answers");
+      return gpg_error (GPG_ERR_SELFTEST_FAILED);
+    }
+  return run_selftest (spec, spec->kats, spec->n_kats, 1, why, whylen);
 }
 
 
@@ -233,6 +245,72 @@ spec_is_wellformed (const sf_cipher_spec_t *spec)
           && spec->keylen && spec->keylen <= KAT_MAX_KEY
           && spec->setkey && spec->encrypt && spec->decrypt
           && spec->openpgp_id >= 0 && spec->openpgp_id < 256);
+}
+
+
+/* True when A and B implement the same algorithm: a name or alias of
+ * one is a name or alias of the other, or they share an OpenPGP id.  */
+static int
+same_algorithm (const sf_cipher_spec_t *a, const sf_cipher_spec_t *b)
+{
+  const char *const *alias;
+
+  if (a->openpgp_id && a->openpgp_id == b->openpgp_id)
+    return 1;
+  if (sf_spec_has_name (b, a->name))
+    return 1;
+  for (alias = a->aliases; alias && *alias; alias++)
+    if (sf_spec_has_name (b, *alias))
+      return 1;
+  return 0;
+}
+
+
+/* A module's own known answers only show that it agrees with itself:
+ * check SPEC, which comes from a module, against every built-in
+ * implementation of the algorithm it claims to be.  Each must have
+ * the same geometry, and SPEC must meet its known answers.  */
+static gpg_error_t
+check_claim (const sf_cipher_spec_t *spec, char *why, size_t whylen)
+{
+  size_t i;
+
+  for (i = 0; i < table_len; i++)
+    {
+      const sf_cipher_spec_t *builtin = table[i].spec;
+      char claim[100], reason[200];
+      gpg_error_t err;
+
+      if (table[i].origin || !same_algorithm (spec, builtin))
+        continue;
+      if (builtin->openpgp_id)
+        snprintf (claim, sizeof claim, "%s (OpenPGP id %d)",
+                  builtin->name, builtin->openpgp_id);
+      else
+        snprintf (claim, sizeof claim, "%s", builtin->name);
+
+      if (spec->blocksize != builtin->blocksize
+          || spec->keylen != builtin->keylen)
+        {
+          snprintf (why, whylen, "%s (%s): claims %s but its block and"
+                    " key are %zu and %zu bytes, not %zu and %zu",
+                    spec->name, spec->impl, claim, spec->blocksize,
+                    spec->keylen, builtin->blocksize, builtin->keylen);
+          return gpg_error (GPG_ERR_CONFLICT);
+        }
+      if (!sf_spec_usable (spec))
+        continue;
+      err = run_selftest (spec, builtin->kats, builtin->n_kats, 0,
+                          reason, sizeof reason);
+      if (err)
+        {
+          snprintf (why, whylen, "%s (%s): claims %s but fails the table's"
+                    " known answers for it (those of '%s': %s)", spec->name,
+                    spec->impl, claim, builtin->impl, reason);
+          return gpg_error (GPG_ERR_SELFTEST_FAILED);
+        }
+    }
+  return 0;
 }
 
 
@@ -277,6 +355,15 @@ sf_table_register (const sf_cipher_spec_t *spec, const char *origin,
                 spec->name ? " " : "", spec->name ? spec->name : "");
       return gpg_error (GPG_ERR_INV_ARG);
     }
+  /* Unbounded, a module could outrank every built-in implementation;
+   * at SF_PRIO_ACCEL it ties with built-in accelerated code and loses,
+   * being registered later.  */
+  if (spec->priority < 0 || spec->priority > SF_PRIO_ACCEL)
+    {
+      snprintf (why, whylen, "%s (%s): priority %d is outside 0..%d",
+                spec->name, spec->impl, spec->priority, SF_PRIO_ACCEL);
+      return gpg_error (GPG_ERR_INV_ARG);
+    }
 
   /* An implementation is identified by its algorithm and its name; an
    * alias or id that already belongs to the same implementation name
@@ -308,6 +395,12 @@ sf_table_register (const sf_cipher_spec_t *spec, const char *origin,
                     spec->name, spec->impl, reason);
           return gpg_error (GPG_ERR_SELFTEST_FAILED);
         }
+    }
+  if (origin)
+    {
+      err = check_claim (spec, why, whylen);
+      if (err)
+        return err;
     }
 
   if (table_len == table_size)
@@ -463,4 +556,39 @@ sf_table_find_id (int openpgp_id, const char *impl,
       return gpg_error (GPG_ERR_CIPHER_ALGO);
     }
   return find_spec (NULL, openpgp_id, impl, r_spec);
+}
+
+
+const char *
+sf_table_origin (const sf_cipher_spec_t *spec)
+{
+  size_t i;
+
+  for (i = 0; i < table_len; i++)
+    if (table[i].spec == spec)
+      return table[i].origin;
+  return NULL;
+}
+
+
+const sf_cipher_spec_t *
+sf_table_builtin_default (const sf_cipher_spec_t *spec)
+{
+  const sf_cipher_spec_t *best = NULL;
+  size_t i;
+
+  if (!sf_table_origin (spec))
+    return NULL;
+  /* The choice find_spec would make without the loaded modules.  */
+  for (i = 0; i < table_len; i++)
+    {
+      const sf_cipher_spec_t *builtin = table[i].spec;
+
+      if (table[i].origin || !same_algorithm (spec, builtin)
+          || !sf_spec_usable (builtin))
+        continue;
+      if (!best || builtin->priority > best->priority)
+        best = builtin;
+    }
+  return best;
 }

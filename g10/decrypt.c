@@ -32,6 +32,7 @@
 #include "outfile.h"
 #include "passphrase.h"
 #include "literal.h"
+#include "extension.h"
 
 #define WHAT "decryption failed"
 
@@ -395,7 +396,10 @@ open_cipher (const skesk_t *sk, int tag, const char *pass,
         }
     }
   if (!err)
-    log_info ("%s/%s.CFB encrypted data", spec->name, spec->impl);
+    {
+      log_info ("%s/%s.CFB encrypted data", spec->name, spec->impl);
+      extension_note_use (spec);
+    }
   if (!err)
     err = sf_cipher_open (r_hd, spec, tag == PKT_ENCRYPTED_MDC ? SF_MODE_CFB
                           : SF_MODE_OPENPGP_CFB, SF_CIPHER_SECURE);

@@ -26,6 +26,7 @@
 #include "sfenc.h"
 #include "outfile.h"
 #include "passphrase.h"
+#include "extension.h"
 
 #define WHAT "encryption failed"
 
@@ -348,7 +349,10 @@ encrypt_file (const char *infile)
 
   err = find_cipher (&spec);
   if (!err)
-    err = make_s2k (&s2k);
+    {
+      extension_note_use (spec);
+      err = make_s2k (&s2k);
+    }
   if (!err)
     err = outfile_check (outname);
   if (!err)

@@ -2,11 +2,13 @@
  *
  * The loading itself, and every refusal, is the cipher library's
  * (cipher/dynload.c); this file turns a refusal into sfenc's one-line
- * message naming the file.
+ * message naming the file, and tells the user when a module's code,
+ * not the program's, is about to handle their data.
  */
 #include <config.h>
 
 #include "sfenc.h"
+#include "extension.h"
 
 
 gpg_error_t
@@ -29,4 +31,19 @@ extension_load_auto (void)
    * the modules that do load, and the built-in ones, still work.  */
   sf_module_load_dir (sf_module_dir ());
   return 0;
+}
+
+
+void
+extension_note_use (const sf_cipher_spec_t *spec)
+{
+  static int noted;
+  const sf_cipher_spec_t *builtin = sf_table_builtin_default (spec);
+
+  if (noted || !builtin)
+    return;
+  noted = 1;
+  log_warning ("note: using %s implementation '%s' from %s instead of"
+               " the built-in '%s'", spec->name, spec->impl,
+               sf_table_origin (spec), builtin->impl);
 }

@@ -1,12 +1,16 @@
 #!/usr/bin/env bats
 # Static and dynamic modules: a build with Twofish made dynamic, the
 # out-of-tree template and Camellia modules built against a staged
-# install, loading, every refusal, and Camellia interoperating with gpg.
+# install, loading, every refusal, what is checked before a file is
+# loaded (its code runs when it is), and Camellia interoperating with
+# gpg.
 #
 # setup_file builds the project once more from its distribution tree
 # (--enable-dynamic-ciphers=twofish) and installs it with DESTDIR.
 
 setup_file () {
+  # sfenc refuses modules and directories writable by group or others.
+  umask 022
   export DYN="$BATS_FILE_TMPDIR/dyn"
   export STAGE="$DYN/stage"
   mkdir -p "$DYN"
@@ -35,6 +39,7 @@ setup_file () {
 }
 
 setup () {
+  umask 022
   SFENC=${SFENC:-$top_builddir/g10/sfenc}
   export SFENC_MODULE_DIR="$MODDIR"
   export GNUPGHOME="$BATS_TEST_TMPDIR/gnupg"
@@ -218,4 +223,217 @@ C
     -c --cipher-algo TWOFISH --cipher-impl alt -o "$BATS_TEST_TMPDIR/p.gpg" "$BATS_TEST_TMPDIR/p"
   gpg --batch -q --passphrase pw --pinentry-mode loopback -d "$BATS_TEST_TMPDIR/p.gpg" > "$BATS_TEST_TMPDIR/q"
   cmp "$BATS_TEST_TMPDIR/p" "$BATS_TEST_TMPDIR/q"
+}
+
+
+@test "modules: sfenc notes once when a loaded module, not a built-in, does the work" {
+  head -c 3000 /dev/urandom > "$BATS_TEST_TMPDIR/in"
+  # TWOFISH's built-in implementation in this build is libgcrypt's; the
+  # module's 'ref' outranks it.
+  run "$DSFENC" --batch --passphrase pw -c --cipher-algo TWOFISH \
+    -o "$BATS_TEST_TMPDIR/in.gpg" "$BATS_TEST_TMPDIR/in"
+  [ "$status" -eq 0 ]
+  [ "$output" = "sfenc: note: using TWOFISH implementation 'ref' from $MODDIR/twofish.so instead of the built-in 'gcrypt'" ]
+  run "$DSFENC" --batch --passphrase pw -d -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/in.gpg"
+  [ "$status" -eq 0 ]
+  [ "$output" = "sfenc: note: using TWOFISH implementation 'ref' from $MODDIR/twofish.so instead of the built-in 'gcrypt'" ]
+  cmp "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/out"
+  run "$DSFENC" -q --yes --batch --passphrase pw -d -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/in.gpg"
+  [ "$status" -eq 0 ]
+  [ -z "$output" ]
+  # A built-in implementation gets no note.
+  run "$DSFENC" --batch --passphrase pw -c --cipher-algo TWOFISH --cipher-impl gcrypt \
+    -o "$BATS_TEST_TMPDIR/gc.gpg" "$BATS_TEST_TMPDIR/in"
+  [ "$status" -eq 0 ]
+  [ -z "$output" ]
+}
+
+# --- what is checked before a module runs any code ------------------------
+
+# build_identity_so SO -- a module claiming AES256 (OpenPGP id 9) whose
+# "cipher" copies its input, with known answers that agree with it.
+build_identity_so () {
+  cat > "$BATS_TEST_TMPDIR/identity.c" <<'C'
+#include <string.h>
+#include <sfcipher.h>
+
+static gpg_error_t
+identity_setkey (void *ctx, const unsigned char *key, size_t keylen)
+{
+  (void) ctx;
+  (void) key;
+  return keylen == 32 ? 0 : GPG_ERR_INV_KEYLEN;
+}
+
+static void
+identity_crypt (const void *ctx, unsigned char *out, const unsigned char *in)
+{
+  (void) ctx;
+  memmove (out, in, 16);
+}
+
+static const sf_kat_t identity_kats[] =
+  { { "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+      "00112233445566778899aabbccddeeff",
+      "00112233445566778899aabbccddeeff" } };
+static const char *const identity_aliases[] = { "RIJNDAEL256", NULL };
+
+static const sf_cipher_spec_t identity =
+  {
+    .abi_version = SF_ABI_VERSION,
+    .name = "AES256", .aliases = identity_aliases, .openpgp_id = 9,
+    .blocksize = 16, .keylen = 32, .contextsize = 1,
+    .impl = "identity", .priority = SF_PRIO_ACCEL,
+    .setkey = identity_setkey,
+    .encrypt = identity_crypt, .decrypt = identity_crypt,
+    .kats = identity_kats, .n_kats = 1
+  };
+
+SF_MODULE (identity, &identity);
+C
+  cc -shared -fPIC -fvisibility=hidden -DSF_DYNAMIC_MODULE -I"$STAGE/usr/local/include" \
+    -o "$1" "$BATS_TEST_TMPDIR/identity.c"
+}
+
+# build_marker_so SO MARKER -- a shared object that is no sfenc module;
+# its constructor creates the file MARKER, so a test sees whether
+# anything in it ran.
+build_marker_so () {
+  cat > "$BATS_TEST_TMPDIR/marker.c" <<C
+#include <stdio.h>
+
+__attribute__ ((constructor)) static void
+mark (void)
+{
+  FILE *f = fopen ("$2", "w");
+
+  if (f)
+    fclose (f);
+}
+C
+  cc -shared -fPIC -o "$1" "$BATS_TEST_TMPDIR/marker.c"
+}
+
+@test "modules: refuses a module whose AES256 is the identity, though it meets its own answers" {
+  build_identity_so "$BATS_TEST_TMPDIR/identity.so"
+  refused "$BATS_TEST_TMPDIR/identity.so" \
+    "AES256 (identity): claims AES256 (OpenPGP id 9) but fails the table's known answers for it"
+}
+
+@test "modules: with that module in the module directory, sfenc -c still writes real AES256" {
+  mkdir "$BATS_TEST_TMPDIR/mods"
+  build_identity_so "$BATS_TEST_TMPDIR/mods/identity.so"
+  head -c 20000 /dev/urandom > "$BATS_TEST_TMPDIR/in"
+  # Without hardware AES its priority would have made it the default.
+  SFENC_DISABLE_HWF=all SFENC_MODULE_DIR="$BATS_TEST_TMPDIR/mods" \
+    run "$DSFENC" --batch --passphrase pw -z 0 -c -o "$BATS_TEST_TMPDIR/in.gpg" "$BATS_TEST_TMPDIR/in"
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -eq 1 ]
+  [[ "${lines[0]}" == "sfenc: $BATS_TEST_TMPDIR/mods/identity.so: AES256 (identity): claims AES256 (OpenPGP id 9) but fails"* ]]
+  gpg --batch --passphrase pw --pinentry-mode loopback -d "$BATS_TEST_TMPDIR/in.gpg" \
+    > "$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err"
+  grep -q "AES256" "$BATS_TEST_TMPDIR/err"
+  cmp "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/out"
+}
+
+@test "modules: nothing in a module directory writable by others runs, even for --version" {
+  mods="$BATS_TEST_TMPDIR/mods"
+  mkdir "$mods"
+  cp "$MODDIR/twofish.so" "$mods/"
+  build_marker_so "$mods/marker.so" "$BATS_TEST_TMPDIR/ran"
+  # From a safe directory, the marker's code runs: loading a file runs it.
+  SFENC_MODULE_DIR="$mods" run "$DSFENC" --version
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"sfenc: $mods/marker.so: not an sfenc cipher module"* ]]
+  [ -e "$BATS_TEST_TMPDIR/ran" ]
+  for mode in 0777 1777 0775; do
+    rm -f "$BATS_TEST_TMPDIR/ran"
+    chmod "$mode" "$mods"
+    SFENC_MODULE_DIR="$mods" run "$DSFENC" --version
+    [ "$status" -eq 0 ]
+    [ ! -e "$BATS_TEST_TMPDIR/ran" ]
+    [[ "$output" == *"sfenc: $mods: unsafe permissions (mode $mode: writable by group or others); no module loaded from it"* ]]
+    [[ "$output" != *"$mods/"* ]]
+  done
+  SFENC_MODULE_DIR="$mods" run "$DSFENC" --list-ciphers --with-colons
+  [ -z "$(echo "$output" | impl_line TWOFISH ref)" ]
+}
+
+@test "modules: a module file writable by group or others is not loaded" {
+  mods="$BATS_TEST_TMPDIR/mods"
+  mkdir "$mods"
+  build_marker_so "$mods/marker.so" "$BATS_TEST_TMPDIR/ran"
+  for mode in 0666 0775; do
+    chmod "$mode" "$mods/marker.so"
+    SFENC_MODULE_DIR="$mods" run "$DSFENC" --version
+    [ "$status" -eq 0 ]
+    [ ! -e "$BATS_TEST_TMPDIR/ran" ]
+    [[ "$output" == *"sfenc: $mods/marker.so: unsafe permissions (mode $mode: writable by group or others)"* ]]
+  done
+}
+
+@test "modules: --load-extension checks the file and its directory, through symbolic links" {
+  open="$BATS_TEST_TMPDIR/open"
+  mkdir "$open" "$BATS_TEST_TMPDIR/safe"
+  build_marker_so "$open/marker.so" "$BATS_TEST_TMPDIR/ran"
+  chmod 1777 "$open"
+  refused "$open/marker.so" "directory $open: unsafe permissions (mode 1777: writable by group or others)"
+  [ ! -e "$BATS_TEST_TMPDIR/ran" ]
+  ln -s "$open/marker.so" "$BATS_TEST_TMPDIR/safe/link.so"
+  refused "$BATS_TEST_TMPDIR/safe/link.so" "directory $(realpath "$open"): unsafe permissions (mode 1777"
+  [ ! -e "$BATS_TEST_TMPDIR/ran" ]
+  chmod 0755 "$open"
+  chmod 0646 "$open/marker.so"
+  refused "$open/marker.so" "unsafe permissions (mode 0646: writable by group or others)"
+  [ ! -e "$BATS_TEST_TMPDIR/ran" ]
+}
+
+@test "modules: a module or module directory owned by another user is not loaded" {
+  [ "$(id -u)" -eq 0 ] || skip "NOT TESTED: needs root to give a file to another user"
+  mods="$BATS_TEST_TMPDIR/mods"
+  mkdir "$mods"
+  build_marker_so "$mods/marker.so" "$BATS_TEST_TMPDIR/ran"
+  chown 65534 "$mods/marker.so"
+  SFENC_MODULE_DIR="$mods" run "$DSFENC" --version
+  [ ! -e "$BATS_TEST_TMPDIR/ran" ]
+  [[ "$output" == *"sfenc: $mods/marker.so: unsafe ownership (owned by uid 65534, neither root nor uid 0)"* ]]
+  chown 0 "$mods/marker.so"
+  chown 65534 "$mods"
+  SFENC_MODULE_DIR="$mods" run "$DSFENC" --version
+  [ ! -e "$BATS_TEST_TMPDIR/ran" ]
+  [[ "$output" == *"sfenc: $mods: unsafe ownership (owned by uid 65534, neither root nor uid 0); no module loaded from it"* ]]
+  refused "$mods/marker.so" "directory $mods: unsafe ownership"
+  [ ! -e "$BATS_TEST_TMPDIR/ran" ]
+}
+
+@test "modules: a process given file capabilities loads no module and ignores SFENC_MODULE_DIR" {
+  # AT_SECURE without a change of ids needs a file capability and a
+  # user other than root to run it.
+  [ "$(id -u)" -eq 0 ] || skip "NOT TESTED: needs root to set file capabilities and to run as another user"
+  command -v setcap >/dev/null && command -v setpriv >/dev/null || skip "NOT TESTED: needs setcap and setpriv"
+  # Outside the test's private directories, for the other user.
+  dir=$(mktemp -d /tmp/sfenc-caps.XXXXXX)
+  chmod 755 "$dir"
+  mkdir "$dir/mods"
+  cp "$MODDIR/twofish.so" "$dir/mods/"
+  cp "$DSFENC" "$dir/sfenc-plain"
+  cp "$DSFENC" "$dir/sfenc-caps"
+  if ! setcap cap_net_bind_service=ep "$dir/sfenc-caps"; then
+    rm -rf "$dir"
+    skip "NOT TESTED: this file system has no file capabilities"
+  fi
+  as_nobody () { setpriv --reuid=65534 --regid=65534 --clear-groups env SFENC_MODULE_DIR="$dir/mods" "$@"; }
+  # The control: the same program without the capability loads the module.
+  run as_nobody "$dir/sfenc-plain" --list-ciphers --with-colons
+  plain="$output"
+  run as_nobody "$dir/sfenc-caps" --list-ciphers --with-colons
+  caps_status=$status caps="$output"
+  run as_nobody "$dir/sfenc-caps" --no-auto-modules --load-extension "$dir/mods/twofish.so" --list-ciphers
+  rm -rf "$dir"
+  [ -n "$(echo "$plain" | impl_line TWOFISH ref)" ]
+  [ "$caps_status" -eq 0 ]
+  [ -z "$(echo "$caps" | impl_line TWOFISH ref)" ]
+  [[ "$caps" != *"$dir/mods"* ]]
+  [ "$status" -eq 2 ]
+  [[ "$output" == "sfenc: $dir/mods/twofish.so: loading modules is not allowed in a privileged process"* ]]
 }
