@@ -1,11 +1,14 @@
 #!/usr/bin/env bats
 # tools/sfbench: sfenc on a pipe beside gpg, openssl and rnp.  Tiny
 # sizes, one run: the outputs must parse, name every requested
-# algorithm, show n/a for a missing peer, and draw a chart.  No figure
+# algorithm, carry wall, user and sys time and max RSS for every tool,
+# show n/a for a missing peer and n/a* for a net figure the fixed cost
+# swamps, feed every tool the same bytes, and draw a chart.  No figure
 # is checked for speed.
 
 setup () {
   SFBENCH=${SFBENCH:-${top_builddir:-$BATS_TEST_DIRNAME/..}/tools/sfbench}
+  SFENC=${SFENC:-${top_builddir:-$BATS_TEST_DIRNAME/..}/g10/sfenc}
   scratch=$(mktemp -d)
 }
 
@@ -13,18 +16,51 @@ teardown () {
   rm -rf "$scratch"
 }
 
-@test "sfbench: text table, encryption and decryption, beside gpg" {
+# spy TOOL [PROGRAM]: make a stand-in for TOOL (PROGRAM, by default
+# TOOL in PATH) that logs to $scratch/log the size and SHA-256 of its
+# input and its arguments, then runs PROGRAM on that input.
+spy () {
+  local real
+  real=$(command -v "${2:-$1}")
+  [ -x "$real" ]
+  cat > "$scratch/spy-$1" <<EOF
+#!/bin/sh
+in=\$(mktemp "$scratch/in.XXXXXX")
+cat > "\$in"
+"$real" "\$@" < "\$in"
+status=\$?
+echo "$1 \$(wc -c < "\$in") \$(sha256sum < "\$in" | cut -d' ' -f1) \$*" >> "$scratch/log"
+rm -f "\$in"
+exit \$status
+EOF
+  chmod +x "$scratch/spy-$1"
+}
+
+# The lines of the spies' log for TOOL's runs with some input.
+fed () {
+  awk -v tool="$1" '$1 == tool && $2 > 0' "$scratch/log"
+}
+
+@test "sfbench: text tables, encryption and decryption, beside gpg" {
   mkdir "$scratch/tmp"
   TMPDIR=$scratch/tmp run "$SFBENCH" --size 1 --runs 1 --algo blowfish,aes \
     --no-rnp
   [ "$status" -eq 0 ]
   echo "$output"
-  echo "$output" | grep -Eq '^ALGO +BITS +IMPL +OP +sfenc +Mbit/s +min +max +net +gpg +gpg-net +xgpg '
+  echo "$output" | grep -Eq '^ALGO +BITS +IMPL +OP +sfenc +Mbit/s +min +max +net +gpg +gpg-net +xgpg +xgpg-net +openssl +xopenssl +rnp +rnp-net +xrnp +xrnp-net$'
+  echo "$output" | grep -Eq '^ALGO +BITS +IMPL +OP +TOOL +wall +min +max +user +min +max +sys +min +max +maxrss +min +max +fixed +xwall +xuser +xsys +xmaxrss$'
+  num='[0-9]+\.[0-9]+'
   for algo in BLOWFISH AES; do
     for op in enc dec; do
-      echo "$output" | grep -Eq "^$algo +128 +[a-z]+ +$op +[0-9.]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +([0-9.]+|n/a) +[0-9.]+ "
+      echo "$output" | grep -Eq "^$algo +128 +[a-z]+ +$op +$num +[0-9]+ +$num +$num +($num|n/a\*?) +$num "
+      # sfenc has no ratios to itself; every peer has all four.
+      echo "$output" | grep -Eq "^$algo +128 +[a-z]+ +$op +sfenc +($num +){9}[0-9]+ +[0-9]+ +[0-9]+ +$num +n/a +n/a +n/a +n/a$"
+      for peer in gpg openssl; do
+        echo "$output" | grep -Eq "^$algo +128 +[a-z]+ +$op +$peer +($num +){9}[0-9]+ +[0-9]+ +[0-9]+ +$num +${num}x +${num}x +($num|n/a)x? +${num}x$"
+      done
     done
   done
+  [ -z "$(echo "$output" | grep -E '^[A-Z0-9]+ .* rnp +[0-9]')" ]
   echo "$output" | grep -q '^# dec: every tool decrypts the same file, made once per algorithm by gpg'
   echo "$output" | grep -q '^# rnp: n/a (left out (--no-rnp))'
   # Neither the temporary directory nor gpg's agent is left behind.
@@ -37,21 +73,33 @@ teardown () {
   [ -z "$(grep "[g]pg-agent --homedir $scratch/tmp" "$scratch/processes")" ]
 }
 
-@test "sfbench: CSV has the same column count on every line" {
-  run "$SFBENCH" --size 1 --runs 1 --algo cast5 --no-decrypt --no-rnp \
+@test "sfbench: CSV has three tables, each with one column count" {
+  run "$SFBENCH" --size 1 --runs 2 --algo cast5 --no-decrypt --no-rnp \
     --format csv
   [ "$status" -eq 0 ]
-  [ "${#lines[@]}" -eq 2 ]
-  [[ "${lines[0]}" == algo,bits,impl,op,sfenc_mibs,* ]]
-  [ -z "$(echo "$output" | awk -F, 'NF != 46')" ]
-  echo "${lines[1]}" | awk -F, '$1 == "CAST5" && $4 == "enc" && $5 > 0 && $14 > 0 { ok = 1 } END { exit !ok }'
+  echo "$output" > "$scratch/out.csv"
+  # Tables are separated by one empty line.
+  awk -v RS= '{ print > ("'"$scratch"'/table" NR) }' "$scratch/out.csv"
+  [ ! -e "$scratch/table4" ]
+  head -1 "$scratch/table1" | grep -q '^algo,bits,impl,op,sfenc_mibs,.*,sfenc_net_mibs,sfenc_net_reliable,'
+  head -1 "$scratch/table2" | grep -q '^algo,bits,impl,op,tool,wall_median_s,wall_min_s,wall_max_s,user_median_s,'
+  head -1 "$scratch/table3" | grep -q '^algo,bits,impl,op,tool,run,input,wall_s,user_s,sys_s,maxrss_kib$'
+  for n in 1 2 3; do
+    [ -z "$(awk -F, 'NR == 1 { n = NF } NF != n' "$scratch/table$n")" ]
+  done
+  [ "$(wc -l < "$scratch/table1")" -eq 2 ]
+  # One line per tool: sfenc, gpg, openssl.
+  [ "$(wc -l < "$scratch/table2")" -eq 4 ]
+  # Per tool, 2 runs each with the input and with an empty one.
+  [ "$(wc -l < "$scratch/table3")" -eq 13 ]
+  awk -F, 'NR == 2 && $1 == "CAST5" && $4 == "enc" && $5 > 0 { ok = 1 } END { exit !ok }' "$scratch/table1"
+  awk -F, '$5 == "gpg" && $6 > 0 && $9 > 0 && $15 > 0 { ok = 1 } END { exit !ok }' "$scratch/table2"
 }
 
-@test "sfbench: JSON is valid, positive, with every requested algorithm" {
-  run "$SFBENCH" --size 1 --runs 1 --algo 3des,twofish,aes256 --no-decrypt \
+@test "sfbench: JSON has every figure of every tool, and every run" {
+  run "$SFBENCH" --size 1 --runs 3 --algo 3des,twofish,aes256 --no-decrypt \
     --no-gpg --no-rnp --format json
   [ "$status" -eq 0 ]
-  echo "$output" | python3 -m json.tool > /dev/null
   echo "$output" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
@@ -59,15 +107,176 @@ rows = d["results"]
 assert {r["algo"] for r in rows} == {"3DES", "TWOFISH", "AES256"}, rows
 for r in rows:
     for k, v in r.items():
-        if isinstance(v, (int, float)) and not k.endswith("_s"):
+        if type(v) in (int, float):
             assert v > 0, (k, v)
-    assert r["sfenc_mibs"] > 0 and r["sfenc_fixed_s"] >= 0
+    assert r["sfenc_mibs"] > 0
+    assert r["sfenc_min_mibs"] <= r["sfenc_mibs"] <= r["sfenc_max_mibs"]
     # gpg was left out: n/a (null), never dropped.
     assert r["gpg_mibs"] is None and r["ratio_gpg"] is None
     assert "gpg_mibs" in r and "rnp_mibs" in r
 # OpenSSL has no Twofish.
 assert [r["openssl_mibs"] for r in rows if r["algo"] == "TWOFISH"] == [None]
+usage = d["usage"]
+assert sorted((u["algo"], u["tool"]) for u in usage) == [
+    ("3DES", "openssl"), ("3DES", "sfenc"), ("AES256", "openssl"),
+    ("AES256", "sfenc"), ("TWOFISH", "sfenc")], usage
+for u in usage:
+    for m, unit in (("wall", "s"), ("user", "s"), ("sys", "s"),
+                    ("maxrss", "kib")):
+        lo, med, hi = (u["%s_%s_%s" % (m, s, unit)]
+                       for s in ("min", "median", "max"))
+        assert 0 <= lo <= med <= hi, (u, m)
+    assert u["wall_median_s"] > 0 and u["maxrss_median_kib"] > 100
+    assert u["fixed_user_s"] >= 0
+    ratios = [u["ratio_" + m] for m in ("wall", "user", "sys", "maxrss")]
+    if u["tool"] == "sfenc":
+        assert ratios == [None] * 4, u
+    else:
+        assert u["ratio_wall"] > 0 and u["ratio_maxrss"] > 0, u
+runs = d["runs"]
+assert len(runs) == 5 * 3 * 2, len(runs)
+for u in usage:
+    mine = [r for r in runs if r["algo"] == u["algo"]
+            and r["tool"] == u["tool"] and r["input"] == "data"]
+    assert sorted(r["run"] for r in mine) == [1, 2, 3]
+    walls = sorted(r["wall_s"] for r in mine)
+    assert abs(walls[1] - u["wall_median_s"]) < 0.0006, (walls, u)
+    assert [r["impl"] is None for r in mine] == [u["tool"] != "sfenc"] * 3
 '
+}
+
+@test "sfbench: a net figure the fixed cost swamps is n/a*, not a ratio" {
+  # At 1 MiB, the S2K of the default count is most of every run.
+  run "$SFBENCH" --size 1 --runs 1 --algo aes --no-decrypt --no-openssl \
+    --no-rnp
+  [ "$status" -eq 0 ]
+  echo "$output"
+  echo "$output" | grep -Eq '^AES +128 +[a-z]+ +enc +[0-9.]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +n/a\* +[0-9.]+ +n/a\* +[0-9.]+x +n/a\* '
+  echo "$output" | grep -q '^# n/a\*: net figure unreliable: the fixed cost is more than half of the run'
+  run "$SFBENCH" --size 1 --runs 1 --algo aes --no-decrypt --no-openssl \
+    --no-rnp --format json
+  [ "$status" -eq 0 ]
+  echo "$output" | python3 -c '
+import json, sys
+r, = json.load(sys.stdin)["results"]
+assert r["sfenc_net_reliable"] is False and r["sfenc_net_mibs"] is None, r
+assert r["gpg_net_reliable"] is False and r["gpg_net_mibs"] is None, r
+assert r["ratio_gpg_net_reliable"] is False and r["ratio_gpg_net"] is None
+assert r["sfenc_mibs"] > 0 and r["ratio_gpg"] > 0
+# A net figure is there exactly when it is reliable; n/a peers have neither.
+for k in r:
+    if k.endswith("_net_reliable"):
+        net = k[:-len("_reliable")] + ("" if k.startswith("ratio") else "_mibs")
+        assert (r[k] is True) == (r[net] is not None), (k, r)
+assert r["rnp_net_reliable"] is None and r["rnp_net_mibs"] is None
+'
+  run "$SFBENCH" --size 1 --runs 1 --algo aes --no-decrypt --no-openssl \
+    --no-rnp --format csv
+  [ "$status" -eq 0 ]
+  echo "${lines[1]}" | grep -q '^AES,128,[a-z]*,enc,[0-9.]*,[0-9]*,[0-9.]*,[0-9.]*,n/a\*,false,'
+}
+
+@test "sfbench: --input random feeds every tool the same random bytes, -z 0" {
+  spy sfenc "$SFENC"
+  spy gpg
+  spy openssl
+  run "$SFBENCH" --size 2 --runs 1 --algo cast5 --no-decrypt --no-rnp \
+    --input random --sfenc "$scratch/spy-sfenc" --gpg "$scratch/spy-gpg" \
+    --openssl "$scratch/spy-openssl"
+  [ "$status" -eq 0 ]
+  echo "$output" | grep -q '^# sfbench: 2 MiB of random bytes through a pipe, -z 0;'
+  echo "$output" | grep -q '^# random: made once, the same bytes for every tool'
+  cat "$scratch/log"
+  zeros=$(head -c 2097152 /dev/zero | sha256sum | cut -d' ' -f1)
+  for tool in sfenc gpg openssl; do
+    [ "$(fed $tool | wc -l)" -eq 1 ]
+    [ "$(fed $tool | cut -d' ' -f2)" -eq 2097152 ]
+  done
+  [ "$(fed sfenc | cut -d' ' -f3)" != "$zeros" ]
+  [ "$(fed sfenc | cut -d' ' -f3)" = "$(fed gpg | cut -d' ' -f3)" ]
+  [ "$(fed sfenc | cut -d' ' -f3)" = "$(fed openssl | cut -d' ' -f3)" ]
+  fed sfenc | grep -q ' -z 0 -c --cipher-algo CAST5$'
+  fed gpg | grep -q ' -z 0 -c --cipher-algo CAST5$'
+}
+
+@test "sfbench: --input FILE is measured whole, on both directions" {
+  seq 1 200000 > "$scratch/input"
+  size=$(stat -c %s "$scratch/input")
+  spy sfenc "$SFENC"
+  spy gpg
+  run "$SFBENCH" --runs 1 --algo idea --no-openssl --no-rnp \
+    --input "$scratch/input" --sfenc "$scratch/spy-sfenc" --gpg "$scratch/spy-gpg"
+  [ "$status" -eq 0 ]
+  echo "$output" | grep -q "^# sfbench: $scratch/input ($size bytes) through a pipe"
+  cat "$scratch/log"
+  want=$(sha256sum < "$scratch/input" | cut -d' ' -f1)
+  # sfenc and gpg encrypt it; gpg also encrypts it once for decryption.
+  [ "$(fed sfenc | grep -c -- ' -c ')" -eq 1 ]
+  [ "$(fed gpg | grep -c -- ' -c ')" -eq 2 ]
+  [ -z "$(fed sfenc | grep -- ' -c ' | grep -v " $size $want ")" ]
+  [ -z "$(fed gpg | grep -- ' -c ' | grep -v " $size $want ")" ]
+  # Both decrypt the same ciphertext.
+  [ "$(fed sfenc | grep -- ' -d$' | cut -d' ' -f2,3)" = \
+    "$(fed gpg | grep -- ' -d$' | cut -d' ' -f2,3)" ]
+  echo "$output" | grep -Eq '^IDEA +128 +ref +dec +[0-9.]+ '
+}
+
+@test "sfbench: -z 6 compresses in sfenc and gpg, and leaves openssl out" {
+  spy sfenc "$SFENC"
+  spy gpg
+  run "$SFBENCH" --size 1 --runs 1 --algo aes --no-rnp -z 6 \
+    --sfenc "$scratch/spy-sfenc" --gpg "$scratch/spy-gpg"
+  [ "$status" -eq 0 ]
+  echo "$output"
+  cat "$scratch/log"
+  fed sfenc | grep -q ' -z 6 -c --cipher-algo AES$'
+  fed gpg | grep -q ' -z 6 -c --cipher-algo AES$'
+  [ -z "$(grep -- '-z 0' "$scratch/log")" ]
+  echo "$output" | grep -q '^# openssl: n/a (openssl enc has no compression: left out of -z 6 runs)$'
+  echo "$output" | grep -q '^# -z 6: each OpenPGP tool.s default compression at level 6'
+  echo "$output" | grep -Eq '^AES +128 +[a-z]+ +enc +[0-9.]+ .* n/a +n/a +n/a +n/a +n/a +n/a$'
+  [ -z "$(echo "$output" | grep -E '^AES .* openssl ')" ]
+  echo "$output" | grep -Eq '^AES +128 +[a-z]+ +dec +gpg +[0-9.]+ '
+}
+
+@test "sfbench: the corpus is deterministic, in sorted path order, cached" {
+  mkdir "$scratch/a" "$scratch/b"
+  for dir in a b; do
+    run "$SFBENCH" --size 1 --runs 1 --algo aes --no-decrypt --no-gpg \
+      --no-openssl --no-rnp -z 6 --input corpus --corpus-dir "$scratch/$dir"
+    [ "$status" -eq 0 ]
+    echo "$output" | grep -q "^# corpus: $scratch/$dir/sfbench-corpus-1MiB (built now), files of /usr/lib and /usr/share"
+  done
+  corpus=$scratch/a/sfbench-corpus-1MiB
+  [ "$(stat -c %s "$corpus")" -eq 1048576 ]
+  [ "$(sha256sum < "$corpus")" = "$(sha256sum < "$scratch/b/sfbench-corpus-1MiB")" ]
+  [ "$(ls "$scratch/a")" = sfbench-corpus-1MiB ]
+  # Half from each tree, each in bytewise path order; already
+  # compressed files are left out.
+  for part in "0 /usr/lib" "1 /usr/share"; do
+    set -- $part
+    find "$2" -type f ! -name '*.gz' ! -name '*.xz' ! -name '*.bz2' \
+      ! -name '*.zst' ! -name '*.lz4' ! -name '*.lzma' ! -name '*.zip' \
+      ! -name '*.jar' ! -name '*.deb' ! -name '*.png' ! -name '*.jpg' \
+      ! -name '*.gif' ! -name '*.woff' ! -name '*.woff2' -print0 \
+      | LC_ALL=C sort -z | xargs -0 cat 2>/dev/null | head -c 524288 \
+      > "$scratch/expected"
+    tail -c +$(($1 * 524288 + 1)) "$corpus" | head -c 524288 \
+      | cmp - "$scratch/expected"
+  done
+  # Reused when it has the right size, rebuilt when not.
+  touch -d '2001-01-01' "$corpus"
+  truncate -s 1000 "$scratch/b/sfbench-corpus-1MiB"
+  for dir in a b; do
+    run "$SFBENCH" --size 1 --runs 1 --algo aes --no-decrypt --no-gpg \
+      --no-openssl --no-rnp -z 6 --input corpus --corpus-dir "$scratch/$dir"
+    [ "$status" -eq 0 ]
+    echo "$output" | grep '^# corpus: ' > "$scratch/said.$dir"
+  done
+  grep -q '(reused)' "$scratch/said.a"
+  grep -q '(built now)' "$scratch/said.b"
+  [ "$(stat -c %Y "$corpus")" = "$(date -d 2001-01-01 +%s)" ]
+  cmp "$corpus" "$scratch/b/sfbench-corpus-1MiB"
 }
 
 @test "sfbench: a missing openssl is n/a, not an error" {
@@ -77,6 +286,7 @@ assert [r["openssl_mibs"] for r in rows if r["algo"] == "TWOFISH"] == [None]
   echo "$output"
   echo "$output" | grep -q "^# openssl: n/a ($scratch/no-such-openssl: not found)"
   echo "$output" | grep -Eq '^IDEA +128 +ref +enc +[0-9.]+ .* n/a +n/a +n/a +n/a +n/a +n/a +n/a +n/a +n/a +n/a$'
+  [ -z "$(echo "$output" | grep -E '^IDEA .* (openssl|gpg|rnp) ')" ]
 }
 
 @test "sfbench: --cipher-impl gives one row per implementation" {
@@ -85,6 +295,8 @@ assert [r["openssl_mibs"] for r in rows if r["algo"] == "TWOFISH"] == [None]
   [ "$status" -eq 0 ]
   echo "$output" | grep -Eq '^AES +128 +ref +enc +[0-9.]+ '
   echo "$output" | grep -Eq '^AES +128 +gcrypt +enc +[0-9.]+ '
+  echo "$output" | grep -Eq '^AES +128 +ref +enc +sfenc +[0-9.]+ '
+  echo "$output" | grep -Eq '^AES +128 +gcrypt +enc +sfenc +[0-9.]+ '
 }
 
 @test "sfbench: --plot draws an SVG chart, --save writes every format" {
@@ -92,12 +304,17 @@ assert [r["openssl_mibs"] for r in rows if r["algo"] == "TWOFISH"] == [None]
     --plot "$scratch/pipe.svg" --save "$scratch/pipe" --format markdown
   [ "$status" -eq 0 ]
   echo "$output" | grep -q '^| ALGO | BITS | IMPL | OP | sfenc |'
+  echo "$output" | grep -q '^| ALGO | BITS | IMPL | OP | TOOL | wall | min | max | user |'
   grep -q '<svg' "$scratch/pipe.svg"
   grep -q 'gpg' "$scratch/pipe.svg"
   for ext in txt md csv json; do
     [ -s "$scratch/pipe.$ext" ]
   done
   python3 -m json.tool "$scratch/pipe.json" > /dev/null
+  # The runs are in CSV and JSON only.
+  grep -q '^algo,bits,impl,op,tool,run,input,' "$scratch/pipe.csv"
+  [ "$(grep -c '^ALGO ' "$scratch/pipe.txt")" -eq 2 ]
+  [ "$(grep -c '^| ALGO ' "$scratch/pipe.md")" -eq 2 ]
 }
 
 @test "sfbench: errors are one line and status 2" {
@@ -108,13 +325,29 @@ assert [r["openssl_mibs"] for r in rows if r["algo"] == "TWOFISH"] == [None]
   run "$SFBENCH" --size 0
   [ "$status" -eq 2 ]
   [[ "$output" == "sfbench: --size: "* ]]
+  run "$SFBENCH" --size 1.5
+  [ "$status" -eq 2 ]
+  [[ "$output" == "sfbench: --size: "* ]]
   run "$SFBENCH" --runs x
   [ "$status" -eq 2 ]
   run "$SFBENCH" --format yaml
   [ "$status" -eq 2 ]
+  run "$SFBENCH" -z 10
+  [ "$status" -eq 2 ]
+  [ "$output" = "sfbench: -z: a compression level from 0 to 9 expected" ]
   run "$SFBENCH" --bogus
   [ "$status" -eq 2 ]
   [[ "$output" == *"unknown option"* ]]
+  run "$SFBENCH" --input "$scratch/no-such-input"
+  [ "$status" -eq 2 ]
+  [ "$output" = "sfbench: $scratch/no-such-input: No such file or directory" ]
+  : > "$scratch/empty"
+  run "$SFBENCH" --input "$scratch/empty"
+  [ "$status" -eq 2 ]
+  [ "$output" = "sfbench: $scratch/empty: is empty" ]
+  run "$SFBENCH" --input "$scratch/empty" --size 2
+  [ "$status" -eq 2 ]
+  [[ "$output" == "sfbench: --size: --input FILE is measured whole"* ]]
   run "$SFBENCH" --sfenc "$scratch/no-such-sfenc"
   [ "$status" -eq 2 ]
   [[ "$output" == "sfbench: $scratch/no-such-sfenc: not found"* ]]

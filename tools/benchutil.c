@@ -2,11 +2,13 @@
  *
  * See benchutil.h.
  */
+#define _GNU_SOURCE 1           /* vasprintf */
 #include <config.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +68,32 @@ bench_xstrdup (const char *s)
   return p;
 }
 
+void *
+bench_xrealloc (void *p, size_t n, size_t size)
+{
+  if (size && n > (size_t) -1 / size)
+    bench_die ("out of core", "allocation too large");
+  p = realloc (p, n && size ? n * size : 1);
+  if (!p)
+    bench_die ("out of core", strerror (errno));
+  return p;
+}
+
+char *
+bench_xasprintf (const char *fmt, ...)
+{
+  va_list ap;
+  char *s;
+  int len;
+
+  va_start (ap, fmt);
+  len = vasprintf (&s, fmt, ap);
+  va_end (ap);
+  if (len < 0)
+    bench_die ("out of core", strerror (errno));
+  return s;
+}
+
 char **
 bench_split_list (const char *list, size_t *r_n)
 {
@@ -99,28 +127,19 @@ bench_median (double *v, size_t n)
   return (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-double
-bench_min (const double *v, size_t n)
+struct bench_range
+bench_range (const double *v, size_t n)
 {
-  double m = v[0];
-  size_t i;
+  double *copy = bench_xcalloc (n, sizeof *copy);
+  struct bench_range r;
 
-  for (i = 1; i < n; i++)
-    if (v[i] < m)
-      m = v[i];
-  return m;
-}
-
-double
-bench_max (const double *v, size_t n)
-{
-  double m = v[0];
-  size_t i;
-
-  for (i = 1; i < n; i++)
-    if (v[i] > m)
-      m = v[i];
-  return m;
+  memcpy (copy, v, n * sizeof *copy);
+  r.median = bench_median (copy, n);
+  /* Sorted now.  */
+  r.min = copy[0];
+  r.max = copy[n - 1];
+  free (copy);
+  return r;
 }
 
 void
@@ -293,5 +312,6 @@ bench_wait (int pid, double start, struct bench_usage *u)
   u->wall = bench_now () - start;
   u->user = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
   u->sys = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+  u->maxrss_kib = ru.ru_maxrss;
   return !(WIFEXITED (u->status) && WEXITSTATUS (u->status) == 0);
 }

@@ -19,9 +19,13 @@ void bench_die (const char *what, const char *why)
 /* Run FN (once) before bench_die exits.  */
 void bench_at_die (void (*fn) (void));
 
-/* malloc and strdup that die when memory runs out.  */
+/* calloc, realloc (of N items of SIZE bytes), strdup and a printf
+ * into a new string, that die when memory runs out.  */
 void *bench_xcalloc (size_t n, size_t size);
+void *bench_xrealloc (void *p, size_t n, size_t size);
 char *bench_xstrdup (const char *s);
+char *bench_xasprintf (const char *fmt, ...)
+  __attribute__ ((format (printf, 1, 2)));
 
 /* Split the comma-separated LIST into a NULL-terminated array of
  * non-empty items; *R_N (if not NULL) gets the count.  */
@@ -30,9 +34,15 @@ char **bench_split_list (const char *list, size_t *r_n);
 /* The median of the N values at V (N >= 1); sorts V.  */
 double bench_median (double *v, size_t n);
 
-/* The smallest and largest of the N values at V.  */
-double bench_min (const double *v, size_t n);
-double bench_max (const double *v, size_t n);
+/* A figure over several runs: the median and the range.  */
+struct bench_range
+{
+  double median, min, max;
+};
+
+/* The median, min and max of the N values at V (N >= 1); V is left
+ * as it is.  */
+struct bench_range bench_range (const double *v, size_t n);
 
 /* Accumulates a geometric mean of positive values.  */
 struct bench_geomean
@@ -65,6 +75,8 @@ struct bench_usage
 {
   double user, sys;     /* CPU seconds of the child (and its reaped children).  */
   double wall;          /* Seconds from bench_spawn to its end.  */
+  long maxrss_kib;      /* Peak resident set in KiB, as wait4 says: it
+                           counts what the child had before exec, too.  */
   int status;           /* As from waitpid.  */
 };
 

@@ -32,7 +32,8 @@ struct column
 struct cell
 {
   int set;
-  char *str;                    /* For REPORT_STR columns.  */
+  char *str;                    /* For REPORT_STR columns; the footnote
+                                   mark of a missing cell.  */
   double num;
 };
 
@@ -40,6 +41,7 @@ struct report_table
 {
   const char *name;
   const char *title;
+  unsigned int flags;
   struct column cols[MAX_COLUMNS];
   int ncols;
   struct cell *cells;           /* nrows * MAX_COLUMNS.  */
@@ -74,9 +76,8 @@ report_note (report_t *rep, const char *fmt, ...)
   va_start (ap, fmt);
   vsnprintf (buf, sizeof buf, fmt, ap);
   va_end (ap);
-  rep->notes = realloc (rep->notes, (rep->nnotes + 1) * sizeof *rep->notes);
-  if (!rep->notes)
-    bench_die ("out of core", strerror (errno));
+  rep->notes = bench_xrealloc (rep->notes, rep->nnotes + 1,
+                               sizeof *rep->notes);
   rep->notes[rep->nnotes++] = bench_xstrdup (buf);
 }
 
@@ -93,6 +94,12 @@ report_add_table (report_t *rep, const char *name, const char *title)
     rep->tables = tab;
   rep->last = tab;
   return tab;
+}
+
+void
+report_set_table_flags (report_table_t *tab, unsigned int flags)
+{
+  tab->flags = flags;
 }
 
 int
@@ -119,11 +126,9 @@ report_add_row (report_table_t *tab)
   if (tab->nrows == tab->allocated)
     {
       size_t n = tab->allocated ? 2 * tab->allocated : 16;
-      struct cell *cells = realloc (tab->cells,
-                                    n * MAX_COLUMNS * sizeof *cells);
+      struct cell *cells = bench_xrealloc (tab->cells, n * MAX_COLUMNS,
+                                           sizeof *cells);
 
-      if (!cells)
-        bench_die ("out of core", strerror (errno));
       memset (cells + tab->allocated * MAX_COLUMNS, 0,
               (n - tab->allocated) * MAX_COLUMNS * sizeof *cells);
       tab->cells = cells;
@@ -159,6 +164,16 @@ report_set_num (report_table_t *tab, int col, double v)
   c->set = !isnan (v) && !isinf (v);
 }
 
+void
+report_set_missing (report_table_t *tab, int col, const char *mark)
+{
+  struct cell *c = last_cell (tab, col);
+
+  free (c->str);
+  c->str = bench_xstrdup (mark);
+  c->set = 0;
+}
+
 size_t
 report_nrows (const report_table_t *tab)
 {
@@ -176,11 +191,13 @@ format_cell (const report_table_t *tab, size_t row, int col,
 
   if (!c->set)
     {
-      snprintf (buf, buflen, "n/a");
+      snprintf (buf, buflen, "n/a%s", c->str ? c->str : "");
       return 0;
     }
   if (k->kind == REPORT_STR)
     snprintf (buf, buflen, "%s", c->str);
+  else if (k->kind == REPORT_BOOL)
+    snprintf (buf, buflen, "%s", c->num ? "true" : "false");
   else
     snprintf (buf, buflen, "%.*f%s", k->decimals, c->num,
               (k->kind == REPORT_RATIO
@@ -189,10 +206,11 @@ format_cell (const report_table_t *tab, size_t row, int col,
   return 1;
 }
 
+/* Whether an item with FLAGS appears in FORMAT.  */
 static int
-shown (const struct column *k, enum report_format format)
+shown (unsigned int flags, enum report_format format)
 {
-  return !(k->flags & REPORT_DETAIL)
+  return !(flags & REPORT_DETAIL)
     || format == REPORT_CSV || format == REPORT_JSON;
 }
 
@@ -206,7 +224,7 @@ print_text_table (const report_table_t *tab, FILE *fp)
 
   for (c = 0; c < tab->ncols; c++)
     {
-      if (shown (&tab->cols[c], REPORT_TEXT))
+      if (shown (tab->cols[c].flags, REPORT_TEXT))
         last = c;
       width[c] = strlen (tab->cols[c].header);
       for (r = 0; r < tab->nrows; r++)
@@ -219,7 +237,7 @@ print_text_table (const report_table_t *tab, FILE *fp)
   if (tab->title)
     fprintf (fp, "# %s\n", tab->title);
   for (first = 1, c = 0; c < tab->ncols; c++)
-    if (shown (&tab->cols[c], REPORT_TEXT))
+    if (shown (tab->cols[c].flags, REPORT_TEXT))
       {
         /* Headers align as their figures do; the last column is not
          * padded, so lines end without blanks.  */
@@ -236,7 +254,7 @@ print_text_table (const report_table_t *tab, FILE *fp)
     {
       for (first = 1, c = 0; c < tab->ncols; c++)
         {
-          if (!shown (&tab->cols[c], REPORT_TEXT))
+          if (!shown (tab->cols[c].flags, REPORT_TEXT))
             continue;
           format_cell (tab, r, c, REPORT_TEXT, buf, sizeof buf);
           if (tab->cols[c].kind == REPORT_STR)
@@ -260,17 +278,17 @@ print_markdown_table (const report_table_t *tab, FILE *fp)
   if (tab->title)
     fprintf (fp, "**%s**\n\n", tab->title);
   for (c = 0; c < tab->ncols; c++)
-    if (shown (&tab->cols[c], REPORT_MARKDOWN))
+    if (shown (tab->cols[c].flags, REPORT_MARKDOWN))
       fprintf (fp, "| %s ", tab->cols[c].header);
   fputs ("|\n", fp);
   for (c = 0; c < tab->ncols; c++)
-    if (shown (&tab->cols[c], REPORT_MARKDOWN))
+    if (shown (tab->cols[c].flags, REPORT_MARKDOWN))
       fputs (tab->cols[c].kind == REPORT_STR ? "|---" : "|---:", fp);
   fputs ("|\n", fp);
   for (r = 0; r < tab->nrows; r++)
     {
       for (c = 0; c < tab->ncols; c++)
-        if (shown (&tab->cols[c], REPORT_MARKDOWN))
+        if (shown (tab->cols[c].flags, REPORT_MARKDOWN))
           {
             format_cell (tab, r, c, REPORT_MARKDOWN, buf, sizeof buf);
             fprintf (fp, "| %s ", buf);
@@ -384,21 +402,23 @@ report_print (const report_t *rep, enum report_format format, FILE *fp)
     case REPORT_TEXT:
       for (i = 0; i < rep->nnotes; i++)
         fprintf (fp, "# %s\n", rep->notes[i]);
-      for (tab = rep->tables; tab; tab = tab->next)
-        {
-          if (tab != rep->tables)
-            fputc ('\n', fp);
-          print_text_table (tab, fp);
-        }
+      for (i = 0, tab = rep->tables; tab; tab = tab->next)
+        if (shown (tab->flags, REPORT_TEXT))
+          {
+            if (i++)
+              fputc ('\n', fp);
+            print_text_table (tab, fp);
+          }
       break;
     case REPORT_MARKDOWN:
       for (i = 0; i < rep->nnotes; i++)
         fprintf (fp, "- %s\n", rep->notes[i]);
       for (tab = rep->tables; tab; tab = tab->next)
-        {
-          fputc ('\n', fp);
-          print_markdown_table (tab, fp);
-        }
+        if (shown (tab->flags, REPORT_MARKDOWN))
+          {
+            fputc ('\n', fp);
+            print_markdown_table (tab, fp);
+          }
       break;
     case REPORT_CSV:
       for (tab = rep->tables; tab; tab = tab->next)
@@ -445,11 +465,9 @@ report_save (const report_t *rep, const char *prefix)
 
   for (i = 0; i < sizeof files / sizeof *files; i++)
     {
-      size_t len = strlen (prefix) + strlen (files[i].suffix) + 1;
-      char *name = bench_xcalloc (len, 1);
+      char *name = bench_xasprintf ("%s%s", prefix, files[i].suffix);
       FILE *fp;
 
-      snprintf (name, len, "%s%s", prefix, files[i].suffix);
       fp = fopen (name, "w");
       if (!fp)
         bench_die (name, strerror (errno));

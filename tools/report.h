@@ -2,9 +2,10 @@
  *
  * A report is a list of notes (what was measured and how) and one or
  * more named tables.  A table has typed columns; a cell is a string, a
- * number or missing, and a missing cell prints as "n/a" (null in JSON).
- * Detail columns appear only in CSV and JSON, so the text and Markdown
- * tables stay narrow enough to read.
+ * number, a truth value or missing, and a missing cell prints as "n/a"
+ * (null in JSON), optionally followed by a footnote mark.  Detail
+ * columns and detail tables appear only in CSV and JSON, so the text
+ * and Markdown output stays narrow and short enough to read.
  */
 #ifndef REPORT_H
 #define REPORT_H
@@ -23,10 +24,11 @@ enum report_col_kind
   {
     REPORT_STR,         /* Left-aligned text.  */
     REPORT_NUM,         /* Right-aligned number.  */
-    REPORT_RATIO        /* A number printed as "1.23x" in text and Markdown.  */
+    REPORT_RATIO,       /* A number, "1.23x" in text and Markdown.  */
+    REPORT_BOOL         /* true or false.  */
   };
 
-/* Column flag: only in CSV and JSON.  */
+/* Column and table flag: only in CSV and JSON.  */
 #define REPORT_DETAIL 1
 
 typedef struct report report_t;
@@ -43,6 +45,9 @@ void report_note (report_t *rep, const char *fmt, ...)
 report_table_t *report_add_table (report_t *rep, const char *name,
                                   const char *title);
 
+/* Set the flags of TAB (REPORT_DETAIL).  */
+void report_set_table_flags (report_table_t *tab, unsigned int flags);
+
 /* Add a column: KEY names it in CSV and JSON, HEADER in text and
  * Markdown; numbers print with DECIMALS digits after the point.
  * Returns its index.  */
@@ -53,9 +58,14 @@ int report_add_column (report_table_t *tab, const char *key,
 /* Start a new row; its cells are missing until set.  */
 void report_add_row (report_table_t *tab);
 
-/* Set a cell of the last row.  A NaN or infinite number is missing.  */
+/* Set a cell of the last row.  A NaN or infinite number is missing.
+ * A REPORT_BOOL cell is set with report_set_num: 0 is false.  */
 void report_set_str (report_table_t *tab, int col, const char *s);
 void report_set_num (report_table_t *tab, int col, double v);
+
+/* Make a cell of the last row missing with a footnote MARK: "n/a*"
+ * for "*" in text, Markdown and CSV, null in JSON.  */
+void report_set_missing (report_table_t *tab, int col, const char *mark);
 
 /* Number of rows so far.  */
 size_t report_nrows (const report_table_t *tab);

@@ -4,22 +4,27 @@
  *
  *   dd if=/dev/zero bs=1M count=N | sfenc -z 0 -c --cipher-algo X >/dev/null
  *
- * for every algorithm, counting the user CPU time of the encrypting
- * process alone.  sfbench forks the zero producer itself (the "dd"),
- * starts the encryptor on the other end of the pipe and collects the
- * encryptor's own resource usage with wait4(), so neither the producer
- * nor sfbench is counted.  Each peer gets the same stream in the same
- * round: gpg with the same options in a fresh GNUPGHOME, "openssl enc"
- * in CFB mode with a raw key (no key derivation), and rnp when it is
- * installed.  Decryption reads a file that gpg made once, so every
- * OpenPGP tool decrypts the same bytes.
+ * for every algorithm.  sfbench forks the producer itself (the "dd"),
+ * starts the encrypting process on the other end of the pipe, and
+ * takes that process's own user and system time and peak resident
+ * set from wait4(), and its wall time from the clock around it, so
+ * neither the producer nor sfbench is counted.  Each peer gets the
+ * same stream in the same round: gpg with the same options in a fresh
+ * GNUPGHOME, "openssl enc" in CFB mode with a raw key (no key
+ * derivation, no compression: it sits out compressed runs), and rnp
+ * when it is installed.  Decryption reads, through the same kind of
+ * pipe, a file that gpg made once, so every OpenPGP tool decrypts the
+ * same bytes.  The stream is zeros, random bytes made once, a file,
+ * or a corpus of the system's own files (to measure compression).
  *
  * Every OpenPGP call first derives its key from the passphrase (the
  * S2K: by default 65 MB of hashing, twice for keys longer than the
  * hash).  That cost is measured with an empty input, in the same
- * rounds, and the net streaming rate is reported beside the gross one.
+ * rounds, and the net streaming rate is reported beside the gross one
+ * -- unless the fixed cost or the noise of the runs is too large for
+ * the difference to mean anything.
  */
-#define _GNU_SOURCE 1           /* strcasestr */
+#define _GNU_SOURCE 1           /* strcasestr, pipe2, mkostemp */
 #include <config.h>
 
 #include <errno.h>
@@ -27,11 +32,13 @@
 #include <ftw.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -41,7 +48,9 @@
 #include "report.h"
 
 #define MIB (1024.0 * 1024.0)
+#define CHUNK (1024 * 1024)     /* The producer's write, in bytes.  */
 #define MAX_IMPLS 16            /* Implementations of one algorithm.  */
+#define UNRELIABLE "*"          /* Footnote mark of an unreliable figure.  */
 
 /* The tools compared, in column order.  */
 enum tool { T_SFENC, T_GPG, T_OPENSSL, T_RNP, N_TOOLS };
@@ -53,10 +62,25 @@ enum op { OP_ENC, OP_DEC, N_OPS };
 
 static const char *const op_names[N_OPS] = { "enc", "dec" };
 
+enum input_kind { IN_ZEROS, IN_RANDOM, IN_FILE, IN_CORPUS };
+
+/* What is reported of each run.  */
+enum metric { M_WALL, M_USER, M_SYS, M_MAXRSS, N_METRICS };
+
+static const char *const metric_names[N_METRICS] =
+  { "wall", "user", "sys", "maxrss" };
+static const char *const metric_units[N_METRICS] = { "s", "s", "s", "kib" };
+static const int metric_decimals[N_METRICS] = { 3, 3, 3, 0 };
+
 struct options
 {
   long size_mib;
+  int size_given;
   int runs;
+  int zlevel;                   /* -z: 0 is no compression.  */
+  enum input_kind input;
+  const char *input_file;       /* For IN_FILE.  */
+  const char *corpus_dir;       /* NULL: the temporary directory.  */
   char **algos;                 /* NULL: every OpenPGP algorithm.  */
   char **impls;                 /* NULL: the default implementation.  */
   const char *path[N_TOOLS];    /* Program names or paths.  */
@@ -81,13 +105,22 @@ struct algo
   char *default_impl;
 };
 
+/* A stream the producer writes into a measured tool's pipe: BYTES
+ * bytes of zeros when FILE is NULL, else the whole of FILE (BYTES
+ * long).  */
+struct source
+{
+  const char *file;
+  off_t bytes;
+};
+
 /* Figures of one tool for one algorithm, implementation and
- * direction.  Times are seconds of user CPU.  */
+ * direction: per run, one sample with the input and one with an
+ * empty input (the fixed cost).  */
 struct figures
 {
   int measured;
-  double *user, *sys, *wall;    /* One per run.  */
-  double *fixed;                /* User time with an empty input.  */
+  struct bench_usage *data, *empty;
 };
 
 /* A row of the result: sfenc's implementation IMPL of ALGO in OP,
@@ -107,7 +140,13 @@ static char tool_why[N_TOOLS][600];        /* Why not.  */
 static char *workdir;                       /* Temporary directory.  */
 static char *gnupghome_env, *gnupghome, *rnphome;
 static char *stderr_file;
-static unsigned char *zeros;                /* One MiB.  */
+static struct source input;                 /* What every tool encrypts.  */
+static char zlevel_arg[4];                  /* opt.zlevel, for argv.  */
+static int corpus_reused;
+static char *corpus_partial;                /* A corpus being written.  */
+static unsigned char *zeros, *copy_buf;     /* CHUNK bytes each.  */
+static int any_unreliable;                  /* A figure was marked.  */
+static pid_t main_pid;
 static volatile sig_atomic_t interrupted;
 static int show_progress;
 
@@ -116,12 +155,21 @@ static void
 usage (FILE *fp)
 {
   fputs ("Usage: sfbench [OPTIONS]\n"
-         "Encrypt and decrypt N MiB of zeros from a pipe with sfenc, and\n"
-         "with gpg, openssl enc and rnp in the same rounds; report the\n"
-         "throughput by user CPU time of the encrypting process.\n"
+         "Encrypt and decrypt N MiB from a pipe with sfenc, and with gpg,\n"
+         "openssl enc and rnp in the same rounds; report the wall, user\n"
+         "and sys time and the peak RSS of the encrypting process, and\n"
+         "the throughput by its user CPU time.\n"
          "\n"
          "  --size MIB          megabytes (MiB) per run (default 64)\n"
          "  --runs N            runs per figure; median, min, max (default 3)\n"
+         "  --input WHAT        zeros (default); random (made once per\n"
+         "                      sfbench run); corpus (files of /usr/lib and\n"
+         "                      /usr/share, for -z); or a FILE, all of it\n"
+         "  -z LEVEL            compression level of sfenc, gpg and rnp\n"
+         "                      (default 0: none); openssl enc cannot\n"
+         "                      compress and sits out runs with -z 1..9\n"
+         "  --corpus-dir DIR    where the corpus is cached (default\n"
+         "                      $TMPDIR, else /tmp)\n"
          "  --algo LIST         algorithms, comma separated (default: every\n"
          "                      algorithm sfenc lists with an OpenPGP id)\n"
          "  --cipher-impl LIST  one row per sfenc implementation in LIST\n"
@@ -156,36 +204,51 @@ remove_entry (const char *path, const struct stat *st, int flag,
   return 0;
 }
 
-/* Stop the gpg-agent gpg started in our GNUPGHOME and remove the
- * temporary directory.  */
+/* The gpgconf that belongs to gpg (beside it), else the one in PATH.  */
+static char *
+gpgconf_program (void)
+{
+  char *dir = bench_xstrdup (tool_path[T_GPG]);
+  char *slash = strrchr (dir, '/');
+  char *gpgconf = NULL;
+
+  if (slash)
+    {
+      *slash = 0;
+      gpgconf = bench_xasprintf ("%s/gpgconf", dir);
+      if (access (gpgconf, X_OK))
+        {
+          free (gpgconf);
+          gpgconf = NULL;
+        }
+    }
+  free (dir);
+  return gpgconf ? gpgconf : bench_xstrdup ("gpgconf");
+}
+
+/* Stop the gpg-agent gpg started in our GNUPGHOME, remove the
+ * temporary directory and a corpus left half written.  */
 static void
 cleanup (void)
 {
-  if (!workdir)
+  if (corpus_partial)
+    unlink (corpus_partial);
+  /* The rest is the main process's, not a child's of in_child.  */
+  if (!workdir || getpid () != main_pid)
     return;
   if (tool_path[T_GPG])
     {
-      char *argv[] = { "gpgconf", "--homedir", gnupghome, "--kill",
+      char *gpgconf = gpgconf_program ();
+      char *argv[] = { gpgconf, "--homedir", gnupghome, "--kill",
                        "gpg-agent", NULL };
-      char *dir = bench_xstrdup (tool_path[T_GPG]);
-      char *slash = strrchr (dir, '/');
-      char gpgconf[4096];
       double start;
       struct bench_usage u;
       int pid;
 
-      /* The gpgconf that belongs to this gpg, else the one in PATH.  */
-      if (slash)
-        {
-          *slash = 0;
-          snprintf (gpgconf, sizeof gpgconf, "%s/gpgconf", dir);
-          if (!access (gpgconf, X_OK))
-            argv[0] = gpgconf;
-        }
       pid = bench_spawn (argv, -1, -1, -1, NULL, &start);
       if (pid > 0)
         bench_wait (pid, start, &u);
-      free (dir);
+      free (gpgconf);
     }
   nftw (workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
   free (workdir);
@@ -195,24 +258,49 @@ cleanup (void)
 static char *
 workfile (const char *name)
 {
-  size_t len = strlen (workdir) + strlen (name) + 2;
-  char *p = bench_xcalloc (len, 1);
-
-  snprintf (p, len, "%s/%s", workdir, name);
-  return p;
+  return bench_xasprintf ("%s/%s", workdir, name);
 }
 
-static void
-progress (const char *fmt, const char *algo, const char *what, int run)
+/* $TMPDIR, else /tmp.  */
+static const char *
+temp_dir (void)
 {
+  const char *tmp = getenv ("TMPDIR");
+
+  return tmp && *tmp ? tmp : "/tmp";
+}
+
+static int
+open_or_die (const char *file, int flags)
+{
+  int fd = open (file, flags | O_CLOEXEC, 0600);
+
+  if (fd < 0)
+    bench_die (file, strerror (errno));
+  return fd;
+}
+
+/* Say on the terminal what is being measured, over the last such
+ * line.  */
+static void __attribute__ ((format (printf, 1, 2)))
+progress (const char *fmt, ...)
+{
+  va_list ap;
+
   if (!show_progress)
     return;
   fputs ("\r\033[K", stderr);
-  if (fmt)
-    {
-      fprintf (stderr, fmt, algo, what, run, opt.runs);
-      fflush (stderr);
-    }
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fflush (stderr);
+}
+
+static void
+progress_done (void)
+{
+  if (show_progress)
+    fputs ("\r\033[K", stderr);
 }
 
 /* What the last child said on stderr about its failure: the first
@@ -263,9 +351,79 @@ failure (const struct bench_usage *u)
   return why;
 }
 
-/* Fork the producer: MIB MiB of zeros into FD, as dd would.  */
+static void
+stop_if_interrupted (void)
+{
+  if (interrupted)
+    bench_die ("interrupted", "stopped by a signal");
+}
+
+/* Write LEN bytes at BUF to FD.  Returns 0, or -1 with errno set.  */
 static int
-start_producer (int fd, long mib)
+write_all (int fd, const unsigned char *buf, size_t len)
+{
+  while (len)
+    {
+      ssize_t n = write (fd, buf, len);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return -1;
+      buf += n;
+      len -= n;
+    }
+  return 0;
+}
+
+/* Copy from FROM to TO until the end of FROM or LIMIT bytes.  Returns
+ * the number of bytes copied, or -1 with errno set.  */
+static off_t
+copy_fd (int from, int to, off_t limit)
+{
+  off_t done = 0;
+
+  while (done < limit)
+    {
+      size_t want = limit - done < CHUNK ? (size_t) (limit - done) : CHUNK;
+      ssize_t n = read (from, copy_buf, want);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return -1;
+      if (!n)
+        break;
+      if (write_all (to, copy_buf, n))
+        return -1;
+      done += n;
+    }
+  return done;
+}
+
+/* In the producer: write SRC into FD, as dd would, and exit; with a
+ * status of 1 when SRC could not be written whole.  */
+static void __attribute__ ((noreturn))
+produce (int fd, const struct source *src)
+{
+  off_t left;
+
+  signal (SIGPIPE, SIG_DFL);
+  if (src->file)
+    {
+      int in = open (src->file, O_RDONLY);
+
+      _exit (in < 0 || copy_fd (in, fd, src->bytes) != src->bytes);
+    }
+  for (left = src->bytes; left > 0; left -= CHUNK)
+    if (write_all (fd, zeros, left < CHUNK ? (size_t) left : CHUNK))
+      _exit (1);
+  _exit (0);
+}
+
+/* Fork the producer of SRC on the pipe FDS.  */
+static int
+start_producer (const int fds[2], const struct source *src)
 {
   int pid;
 
@@ -275,70 +433,39 @@ start_producer (int fd, long mib)
     bench_die ("fork", strerror (errno));
   if (!pid)
     {
-      long i;
-
-      signal (SIGPIPE, SIG_DFL);
-      for (i = 0; i < mib; i++)
-        {
-          size_t done = 0;
-
-          while (done < MIB)
-            {
-              ssize_t n = write (fd, zeros + done, (size_t) MIB - done);
-
-              if (n < 0 && errno == EINTR)
-                continue;
-              if (n <= 0)
-                _exit (1);
-              done += n;
-            }
-        }
-      _exit (0);
+      /* Else a reader that quits early would leave it blocked.  */
+      close (fds[0]);
+      produce (fds[1], src);
     }
   return pid;
 }
 
-/* Run ARGV once.  Its input is MIB MiB of zeros on a pipe when INPUT
- * is NULL (none at all when MIB is 0), else the file INPUT; its output
- * goes to OUTPUT (NULL: /dev/null).  Returns 0 and fills *U, or -1
- * with *WHY set.  */
+/* Run ARGV once.  Its standard input is SRC through a pipe (NULL:
+ * /dev/null), its output goes to OUTPUT (NULL: /dev/null).  Returns 0
+ * and fills *U, or -1 with *WHY set.  */
 static int
-run_once (char *const *argv, const char *setenv_pair, long mib,
-          const char *input, const char *output, struct bench_usage *u,
-          const char **why)
+run_once (char *const *argv, const char *setenv_pair,
+          const struct source *src, const char *output,
+          struct bench_usage *u, const char **why)
 {
-  int in_fd = -1, out_fd = -1, err_fd, fds[2] = { -1, -1 };
-  int producer = -1, pid, rc;
+  int in_fd = -1, out_fd = -1, err_fd, fds[2];
+  int producer = -1, pid, rc = 0;
+  struct bench_usage pu;
   double start;
 
-  err_fd = open (stderr_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (err_fd < 0)
-    bench_die (stderr_file, strerror (errno));
+  err_fd = open_or_die (stderr_file, O_WRONLY | O_CREAT | O_TRUNC);
   if (output)
+    out_fd = open_or_die (output, O_WRONLY | O_CREAT | O_TRUNC);
+  if (src)
     {
-      out_fd = open (output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-      if (out_fd < 0)
-        bench_die (output, strerror (errno));
-    }
-  if (input)
-    {
-      in_fd = open (input, O_RDONLY | O_CLOEXEC);
-      if (in_fd < 0)
-        bench_die (input, strerror (errno));
-    }
-  else if (mib)
-    {
-      /* Both ends close on exec, so the encryptor holds only its
+      /* Both ends close on exec, so the measured tool holds only its
        * standard input and sees the end of the stream.  */
-      if (pipe (fds))
+      if (pipe2 (fds, O_CLOEXEC))
         bench_die ("pipe", strerror (errno));
-      fcntl (fds[0], F_SETFD, FD_CLOEXEC);
-      fcntl (fds[1], F_SETFD, FD_CLOEXEC);
-      producer = start_producer (fds[1], mib);
+      producer = start_producer (fds, src);
       close (fds[1]);
       in_fd = fds[0];
     }
-
   pid = bench_spawn (argv, in_fd, out_fd, err_fd, setenv_pair, &start);
   if (pid < 0)
     {
@@ -350,21 +477,15 @@ run_once (char *const *argv, const char *setenv_pair, long mib,
       *why = failure (u);
       rc = -1;
     }
-  else
-    rc = 0;
   if (in_fd >= 0)
     close (in_fd);
   if (out_fd >= 0)
     close (out_fd);
   close (err_fd);
-  if (producer > 0)
-    {
-      struct bench_usage pu;
-
-      bench_wait (producer, start, &pu);
-    }
-  if (interrupted)
-    bench_die ("interrupted", "stopped by a signal");
+  if (producer > 0 && bench_wait (producer, start, &pu) && !rc)
+    bench_die (argv[0], "its input did not reach it whole (it quit early,"
+               " or the input could not be read)");
+  stop_if_interrupted ();
   return rc;
 }
 
@@ -386,7 +507,7 @@ capture_sfenc (char *const *args)
   while (*args && n < 15)
     argv[n++] = *args++;
   argv[n] = NULL;
-  if (run_once (argv, NULL, 0, NULL, out_file, &u, &why))
+  if (run_once (argv, NULL, NULL, out_file, &u, &why))
     bench_die (tool_path[T_SFENC], why);
   fp = fopen (out_file, "r");
   if (!fp)
@@ -535,7 +656,7 @@ build_command (struct command *c, enum tool t, enum op op,
       if (op == OP_ENC)
         {
           c->argv[n++] = "-z";
-          c->argv[n++] = "0";
+          c->argv[n++] = zlevel_arg;
           c->argv[n++] = "-c";
           c->argv[n++] = "--cipher-algo";
           c->argv[n++] = a->name;
@@ -558,7 +679,7 @@ build_command (struct command *c, enum tool t, enum op op,
       if (op == OP_ENC)
         {
           c->argv[n++] = "-z";
-          c->argv[n++] = "0";
+          c->argv[n++] = zlevel_arg;
           c->argv[n++] = "-c";
           c->argv[n++] = "--cipher-algo";
           c->argv[n++] = a->name;
@@ -602,7 +723,7 @@ build_command (struct command *c, enum tool t, enum op op,
       if (op == OP_ENC)
         {
           c->argv[n++] = "-z";
-          c->argv[n++] = "0";
+          c->argv[n++] = zlevel_arg;
           c->argv[n++] = "-c";
           c->argv[n++] = "--cipher";
           c->argv[n++] = (char *) rnp_name (a->name);
@@ -616,25 +737,24 @@ build_command (struct command *c, enum tool t, enum op op,
   c->argv[n] = NULL;
 }
 
+
 static struct figures *
 new_figures (void)
 {
   struct figures *f = bench_xcalloc (1, sizeof *f);
 
-  f->user = bench_xcalloc (opt.runs, sizeof *f->user);
-  f->sys = bench_xcalloc (opt.runs, sizeof *f->sys);
-  f->wall = bench_xcalloc (opt.runs, sizeof *f->wall);
-  f->fixed = bench_xcalloc (opt.runs, sizeof *f->fixed);
+  f->data = bench_xcalloc (opt.runs, sizeof *f->data);
+  f->empty = bench_xcalloc (opt.runs, sizeof *f->empty);
   return f;
 }
 
 /* Measure ALGO in OP with NCMD commands (sfenc's implementations,
- * then the peers), round after round, and fill FIGS.  DATA and EMPTY
- * are the input files for decryption.  */
+ * then the peers), round after round, and fill FIGS.  DATA is the
+ * input, EMPTY the empty input (NULL: none at all).  */
 static void
-measure (const struct algo *a, enum op op, struct command *cmds,
-         struct figures **figs, const char **labels, int ncmd,
-         const char *data, const char *empty)
+measure (const struct algo *a, struct command *cmds, struct figures **figs,
+         const char **labels, int ncmd, const struct source *data,
+         const struct source *empty)
 {
   int r, i;
 
@@ -642,16 +762,15 @@ measure (const struct algo *a, enum op op, struct command *cmds,
     for (i = 0; i < ncmd; i++)
       {
         struct command *c = &cmds[i];
-        struct bench_usage u;
         const char *why;
 
         if (!c->usable)
           continue;
-        progress ("sfbench: %s: %s, run %d of %d", a->name, labels[i], r + 1);
+        progress ("sfbench: %s: %s, run %d of %d", a->name, labels[i], r + 1,
+                  opt.runs);
         /* The empty input first: it is also the probe that tells
          * whether the tool can do this algorithm at all.  */
-        if (run_once (c->argv, c->env, 0, op == OP_DEC ? empty : NULL, NULL,
-                      &u, &why))
+        if (run_once (c->argv, c->env, empty, NULL, &figs[i]->empty[r], &why))
           {
             if (i == 0 || r > 0)
               bench_die (labels[i], why);
@@ -659,21 +778,32 @@ measure (const struct algo *a, enum op op, struct command *cmds,
             snprintf (c->why, sizeof c->why, "%s", why);
             continue;
           }
-        figs[i]->fixed[r] = u.user;
-        if (run_once (c->argv, c->env, opt.size_mib,
-                      op == OP_DEC ? data : NULL, NULL, &u, &why))
+        if (run_once (c->argv, c->env, data, NULL, &figs[i]->data[r], &why))
           bench_die (labels[i], why);
-        figs[i]->user[r] = u.user;
-        figs[i]->sys[r] = u.sys;
-        figs[i]->wall[r] = u.wall;
         figs[i]->measured = 1;
       }
-  progress (NULL, NULL, NULL, 0);
+  progress_done ();
 }
 
-/* Make the files decryption reads: MIB MiB of zeros and an empty
- * input, encrypted by gpg when it can, else by sfenc.  Returns the
- * name of the tool that made them.  */
+/* FILE as a source, all of it.  */
+static struct source
+file_source (const char *file)
+{
+  struct source src;
+  struct stat st;
+
+  if (stat (file, &st))
+    bench_die (file, strerror (errno));
+  if (!S_ISREG (st.st_mode))
+    bench_die (file, "not a regular file");
+  src.file = file;
+  src.bytes = st.st_size;
+  return src;
+}
+
+/* Make the files decryption reads: the input and an empty input,
+ * encrypted by gpg when it can, else by sfenc.  Returns the name of
+ * the tool that made them.  */
 static const char *
 make_ciphertexts (const struct algo *a, const char *data, const char *empty)
 {
@@ -683,61 +813,346 @@ make_ciphertexts (const struct algo *a, const char *data, const char *empty)
   enum tool t = T_GPG;
 
   build_command (&c, T_GPG, OP_ENC, a, NULL, 0);
-  if (!c.usable || run_once (c.argv, c.env, 0, NULL, empty, &u, &why))
+  if (!c.usable || run_once (c.argv, c.env, NULL, empty, &u, &why))
     {
       t = T_SFENC;
       build_command (&c, T_SFENC, OP_ENC, a, NULL, 0);
-      if (run_once (c.argv, c.env, 0, NULL, empty, &u, &why))
+      if (run_once (c.argv, c.env, NULL, empty, &u, &why))
         bench_die (tool_names[t], why);
     }
-  progress ("sfbench: %s: %s, run %d of %d", a->name, "making the input", 1);
-  if (run_once (c.argv, c.env, opt.size_mib, NULL, data, &u, &why))
+  progress ("sfbench: %s: making the input to decrypt", a->name);
+  if (run_once (c.argv, c.env, &input, data, &u, &why))
     bench_die (tool_names[t], why);
   return tool_names[t];
 }
 
-/* Median MiB/s over the runs of F, and the range.  */
+/* Fill FILE with opt.size_mib MiB from the kernel's random
+ * generator.  */
 static void
-rates (const struct figures *f, double *median, double *min, double *max,
-       double *fixed, double *net)
+make_random_input (const char *file)
 {
-  double *mibs = bench_xcalloc (opt.runs, sizeof *mibs);
-  double *user = bench_xcalloc (opt.runs, sizeof *user);
-  double *fx = bench_xcalloc (opt.runs, sizeof *fx);
-  double t;
-  int r;
+  int fd = open_or_die (file, O_WRONLY | O_CREAT | O_TRUNC);
+  long i;
 
-  *median = *min = *max = *fixed = *net = NAN;
-  if (f && f->measured)
+  for (i = 0; i < opt.size_mib; i++)
     {
-      for (r = 0; r < opt.runs; r++)
+      size_t done = 0;
+
+      while (done < CHUNK)
         {
-          mibs[r] = f->user[r] > 0 ? opt.size_mib / f->user[r] : NAN;
-          user[r] = f->user[r];
-          fx[r] = f->fixed[r];
+          ssize_t n = getrandom (copy_buf + done, CHUNK - done, 0);
+
+          if (n < 0 && errno != EINTR)
+            bench_die ("getrandom", strerror (errno));
+          done += n > 0 ? (size_t) n : 0;
         }
-      t = bench_median (user, opt.runs);
-      *fixed = bench_median (fx, opt.runs);
-      *median = t > 0 ? opt.size_mib / t : NAN;
-      *min = bench_min (mibs, opt.runs);
-      *max = bench_max (mibs, opt.runs);
-      *net = t > *fixed ? opt.size_mib / (t - *fixed) : NAN;
+      if (write_all (fd, copy_buf, CHUNK))
+        bench_die (file, strerror (errno));
+      stop_if_interrupted ();
     }
-  free (mibs);
-  free (user);
-  free (fx);
+  close (fd);
+}
+
+/* The corpus is made of files every Debian system has: binaries and
+ * libraries under /usr/lib, text and data under /usr/share, each tree
+ * in sorted path order (bytewise, whatever the locale), so it is the
+ * same on every run.  Half comes from each tree, so that a small
+ * corpus has both kinds; /usr/lib, first in path order, makes up what
+ * /usr/share lacks.  */
+static const char *const corpus_trees[2] = { "/usr/lib", "/usr/share" };
+
+/* Already compressed files would measure the compressor on data that
+ * looks random, which --input random does; they are left out.  */
+static const char *const compressed_suffixes[] =
+  { ".gz", ".xz", ".bz2", ".zst", ".lz4", ".lzma", ".zip", ".jar", ".deb",
+    ".png", ".jpg", ".gif", ".woff", ".woff2" };
+
+struct file_list
+{
+  char **paths;
+  size_t n, allocated;
+  off_t bytes;                  /* Their total size.  */
+};
+
+static struct file_list *collecting;        /* For nftw's callback.  */
+
+static int
+is_compressed (const char *path)
+{
+  size_t len = strlen (path), i;
+
+  for (i = 0; i < sizeof compressed_suffixes / sizeof *compressed_suffixes;
+       i++)
+    {
+      size_t n = strlen (compressed_suffixes[i]);
+
+      if (len > n && !strcmp (path + len - n, compressed_suffixes[i]))
+        return 1;
+    }
+  return 0;
+}
+
+static int
+collect_file (const char *path, const struct stat *st, int flag,
+              struct FTW *ftw)
+{
+  struct file_list *l = collecting;
+
+  (void) ftw;
+  if (flag != FTW_F || !S_ISREG (st->st_mode) || is_compressed (path))
+    return 0;
+  if (l->n == l->allocated)
+    {
+      l->allocated = l->allocated ? 2 * l->allocated : 1024;
+      l->paths = bench_xrealloc (l->paths, l->allocated, sizeof *l->paths);
+    }
+  l->paths[l->n++] = bench_xstrdup (path);
+  l->bytes += st->st_size;
+  return 0;
+}
+
+static int
+compare_paths (const void *a, const void *b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+/* The regular files under ROOT, sorted; none when ROOT is missing.  */
+static void
+list_tree (const char *root, struct file_list *l)
+{
+  memset (l, 0, sizeof *l);
+  collecting = l;
+  nftw (root, collect_file, 32, FTW_PHYS);
+  collecting = NULL;
+  qsort (l->paths, l->n, sizeof *l->paths, compare_paths);
+}
+
+static void
+free_list (struct file_list *l)
+{
+  size_t i;
+
+  for (i = 0; i < l->n; i++)
+    free (l->paths[i]);
+  free (l->paths);
+}
+
+/* Append the files of L to FD (the file OUT), in order, up to QUOTA
+ * bytes; skip those we may not read.  Returns the bytes appended.  */
+static off_t
+append_files (int fd, const char *out, const struct file_list *l,
+              off_t quota)
+{
+  off_t done = 0, n;
+  size_t i;
+
+  for (i = 0; i < l->n && done < quota; i++)
+    {
+      int in;
+
+      stop_if_interrupted ();
+      in = open (l->paths[i], O_RDONLY | O_CLOEXEC);
+      if (in < 0)
+        continue;
+      n = copy_fd (in, fd, quota - done);
+      close (in);
+      if (n < 0)
+        bench_die (bench_xasprintf ("%s to %s", l->paths[i], out),
+                   strerror (errno));
+      done += n;
+    }
+  return done;
+}
+
+/* Write the corpus of opt.size_mib MiB into PATH, through a
+ * temporary file renamed at the end, so that PATH never holds a
+ * partial corpus.  */
+static void
+build_corpus (const char *path)
+{
+  off_t want = (off_t) opt.size_mib * CHUNK;
+  struct file_list lib, share;
+  off_t share_part, done;
+  int fd;
+
+  progress ("sfbench: building the corpus %s", path);
+  list_tree (corpus_trees[0], &lib);
+  list_tree (corpus_trees[1], &share);
+  share_part = share.bytes < want / 2 ? share.bytes : want / 2;
+  corpus_partial = bench_xasprintf ("%s.XXXXXX", path);
+  fd = mkostemp (corpus_partial, O_CLOEXEC);
+  if (fd < 0)
+    bench_die (corpus_partial, strerror (errno));
+  done = append_files (fd, corpus_partial, &lib, want - share_part);
+  done += append_files (fd, corpus_partial, &share, want - done);
+  if (done < want)
+    bench_die ("--input corpus", bench_xasprintf
+               ("/usr/lib and /usr/share hold only %lld MiB of files that"
+                " are not compressed; use a smaller --size",
+                (long long) (done / CHUNK)));
+  if (close (fd) || rename (corpus_partial, path))
+    bench_die (path, strerror (errno));
+  free (corpus_partial);
+  corpus_partial = NULL;
+  free_list (&lib);
+  free_list (&share);
+  progress_done ();
+}
+
+/* Run FN (ARG) in a child process and wait for it.  Every tool is
+ * forked from sfbench, and the kernel counts the pages a process had
+ * before exec in its peak RSS: what makes the input (a walk of 100000
+ * file names) must not grow sfbench itself.  */
+static void
+in_child (void (*fn) (const char *), const char *arg)
+{
+  struct bench_usage u;
+  int pid;
+
+  fflush (NULL);
+  pid = fork ();
+  if (pid < 0)
+    bench_die ("fork", strerror (errno));
+  if (!pid)
+    {
+      fn (arg);
+      exit (0);
+    }
+  if (bench_wait (pid, bench_now (), &u))
+    exit (2);                   /* It said why.  */
+}
+
+/* The name of the corpus of opt.size_mib MiB, built unless the cache
+ * holds one of the right size.  */
+static char *
+corpus (void)
+{
+  char *path = bench_xasprintf ("%s/sfbench-corpus-%ldMiB",
+                                opt.corpus_dir ? opt.corpus_dir
+                                : temp_dir (), opt.size_mib);
+  struct stat st;
+
+  corpus_reused = !stat (path, &st) && S_ISREG (st.st_mode)
+    && st.st_size == (off_t) opt.size_mib * CHUNK;
+  if (!corpus_reused)
+    in_child (build_corpus, path);
+  return path;
+}
+
+/* Make the input the options ask for, once: every tool reads the
+ * same bytes.  */
+static void
+prepare_input (void)
+{
+  char *file;
+
+  if (opt.input == IN_ZEROS)
+    {
+      input.bytes = (off_t) opt.size_mib * CHUNK;
+      return;
+    }
+  if (opt.input == IN_RANDOM)
+    {
+      file = workfile ("random.in");
+      in_child (make_random_input, file);
+      input = file_source (file);
+    }
+  else if (opt.input == IN_CORPUS)
+    input = file_source (corpus ());
+  else
+    input = file_source (opt.input_file);
+  if (!input.bytes)
+    bench_die (input.file, "is empty");
+}
+
+/* The input in a few words.  */
+static const char *
+input_label (void)
+{
+  static char text[300];
+
+  if (opt.input == IN_FILE)
+    snprintf (text, sizeof text, "%s (%lld bytes)", input.file,
+              (long long) input.bytes);
+  else
+    snprintf (text, sizeof text, "%ld MiB of %s", opt.size_mib,
+              opt.input == IN_ZEROS ? "zeros"
+              : opt.input == IN_RANDOM ? "random bytes" : "the corpus");
+  return text;
 }
 
 static double
-median_of (const double *v)
+metric_value (const struct bench_usage *u, enum metric m)
 {
-  double *copy = bench_xcalloc (opt.runs, sizeof *copy);
-  double m;
+  switch (m)
+    {
+    case M_WALL:
+      return u->wall;
+    case M_USER:
+      return u->user;
+    case M_SYS:
+      return u->sys;
+    default:
+      return u->maxrss_kib;
+    }
+}
 
-  memcpy (copy, v, opt.runs * sizeof *copy);
-  m = bench_median (copy, opt.runs);
-  free (copy);
-  return m;
+/* Median and range of metric M over the runs at U.  */
+static struct bench_range
+metric_range (const struct bench_usage *u, enum metric m)
+{
+  double *v = bench_xcalloc (opt.runs, sizeof *v);
+  struct bench_range r;
+  int i;
+
+  for (i = 0; i < opt.runs; i++)
+    v[i] = metric_value (&u[i], m);
+  r = bench_range (v, opt.runs);
+  free (v);
+  return r;
+}
+
+/* Throughput of one tool in MiB/s of its user time: median and range
+ * over the runs, and the net rate once the fixed cost (the user time
+ * with an empty input) is subtracted.  The net rate is a difference
+ * of two times; it is NaN and not RELIABLE when the fixed cost is
+ * more than half of a run, or when the runs disagree by more than the
+ * difference itself.  */
+struct rate
+{
+  int measured;
+  double median, min, max, net;
+  int reliable;
+};
+
+static double
+per_second (double mib, double seconds)
+{
+  return seconds > 0 ? mib / seconds : NAN;
+}
+
+static struct rate
+rate_of (const struct figures *f)
+{
+  struct rate r = { 0, NAN, NAN, NAN, NAN, 0 };
+  struct bench_range user, fixed;
+  double mib = input.bytes / MIB, net_time, spread;
+
+  if (!f || !f->measured)
+    return r;
+  user = metric_range (f->data, M_USER);
+  fixed = metric_range (f->empty, M_USER);
+  r.measured = 1;
+  r.median = per_second (mib, user.median);
+  r.min = per_second (mib, user.max);
+  r.max = per_second (mib, user.min);
+  net_time = user.median - fixed.median;
+  spread = (user.max - user.min) + (fixed.max - fixed.min);
+  r.reliable = 2 * fixed.median <= user.median && spread < net_time;
+  if (r.reliable)
+    r.net = per_second (mib, net_time);
+  return r;
 }
 
 static double
@@ -746,108 +1161,330 @@ mbits (double mibs)
   return mibs * MIB * 8 / 1e6;
 }
 
-/* Column indexes of the result table.  */
-struct cols
+/* The columns every table starts with.  */
+struct key_cols
 {
   int algo, bits, impl, op;
-  int mibs[N_TOOLS], mbit[N_TOOLS], min[N_TOOLS], max[N_TOOLS];
-  int user[N_TOOLS], sys[N_TOOLS], wall[N_TOOLS], fixed[N_TOOLS];
-  int net[N_TOOLS], ratio[N_TOOLS], ratio_net[N_TOOLS];
 };
 
 static void
-add_columns (report_table_t *tab, struct cols *k)
+add_key_columns (report_table_t *tab, struct key_cols *k)
 {
-  static char keys[N_TOOLS][11][32], headers[N_TOOLS][4][32];
-  int t;
-
   k->algo = report_add_column (tab, "algo", "ALGO", REPORT_STR, 0, 0);
   k->bits = report_add_column (tab, "bits", "BITS", REPORT_NUM, 0, 0);
   k->impl = report_add_column (tab, "impl", "IMPL", REPORT_STR, 0, 0);
   k->op = report_add_column (tab, "op", "OP", REPORT_STR, 0, 0);
-  for (t = 0; t < N_TOOLS; t++)
-    {
-      const char *n = tool_names[t];
-      unsigned int detail = REPORT_DETAIL;
-      int i = 0;
-
-      snprintf (keys[t][i], 32, "%s_mibs", n);
-      k->mibs[t] = report_add_column (tab, keys[t][i++], n, REPORT_NUM, 1, 0);
-      snprintf (keys[t][i], 32, "%s_mbits", n);
-      k->mbit[t] = report_add_column (tab, keys[t][i++], "Mbit/s",
-                                      REPORT_NUM, 0, t ? detail : 0);
-      snprintf (keys[t][i], 32, "%s_min_mibs", n);
-      k->min[t] = report_add_column (tab, keys[t][i++], "min", REPORT_NUM, 1,
-                                     t ? detail : 0);
-      snprintf (keys[t][i], 32, "%s_max_mibs", n);
-      k->max[t] = report_add_column (tab, keys[t][i++], "max", REPORT_NUM, 1,
-                                     t ? detail : 0);
-      snprintf (keys[t][i], 32, "%s_user_s", n);
-      k->user[t] = report_add_column (tab, keys[t][i++], "user", REPORT_NUM,
-                                      3, detail);
-      snprintf (keys[t][i], 32, "%s_sys_s", n);
-      k->sys[t] = report_add_column (tab, keys[t][i++], "sys", REPORT_NUM, 3,
-                                     detail);
-      snprintf (keys[t][i], 32, "%s_wall_s", n);
-      k->wall[t] = report_add_column (tab, keys[t][i++], "wall", REPORT_NUM,
-                                      3, detail);
-      snprintf (keys[t][i], 32, "%s_fixed_s", n);
-      k->fixed[t] = report_add_column (tab, keys[t][i++], "fixed",
-                                       REPORT_NUM, 3, detail);
-      snprintf (keys[t][i], 32, "%s_net_mibs", n);
-      snprintf (headers[t][0], 32, "%s-net", n);
-      k->net[t] = report_add_column (tab, keys[t][i++],
-                                     t ? headers[t][0] : "net", REPORT_NUM, 1,
-                                     t == T_OPENSSL ? detail : 0);
-      if (t == T_SFENC)
-        continue;
-      snprintf (keys[t][i], 32, "ratio_%s", n);
-      snprintf (headers[t][1], 32, "x%s", n);
-      k->ratio[t] = report_add_column (tab, keys[t][i++], headers[t][1],
-                                       REPORT_RATIO, 2, 0);
-      snprintf (keys[t][i], 32, "ratio_%s_net", n);
-      snprintf (headers[t][2], 32, "x%s-net", n);
-      k->ratio_net[t] = report_add_column (tab, keys[t][i++], headers[t][2],
-                                           REPORT_RATIO, 2,
-                                           t == T_OPENSSL ? detail : 0);
-    }
 }
 
+/* Add a row to TAB and set its key cells from ROW.  */
 static void
-add_row (report_table_t *tab, const struct cols *k, const struct row *row)
+start_row (report_table_t *tab, const struct key_cols *k,
+           const struct row *row)
 {
-  double med[N_TOOLS], net[N_TOOLS];
-  int t;
-
   report_add_row (tab);
   report_set_str (tab, k->algo, row->algo->name);
   report_set_num (tab, k->bits, row->algo->keybits);
   report_set_str (tab, k->impl, row->impl);
   report_set_str (tab, k->op, op_names[row->op]);
+}
+
+/* The results table: one row per algorithm, implementation and
+ * direction, every tool's rates and their ratios to sfenc's.  */
+struct rate_cols
+{
+  struct key_cols key;
+  int mibs[N_TOOLS], mbits[N_TOOLS], min[N_TOOLS], max[N_TOOLS];
+  int net[N_TOOLS], net_ok[N_TOOLS];
+  int ratio[N_TOOLS], ratio_net[N_TOOLS], ratio_net_ok[N_TOOLS];
+};
+
+static void
+add_rate_columns (report_table_t *tab, struct rate_cols *k)
+{
+  int t;
+
+  add_key_columns (tab, &k->key);
+  for (t = 0; t < N_TOOLS; t++)
+    {
+      const char *n = tool_names[t];
+      unsigned int peer = t == T_SFENC ? 0 : REPORT_DETAIL;
+      unsigned int ossl = t == T_OPENSSL ? REPORT_DETAIL : 0;
+
+      k->mibs[t] = report_add_column (tab, bench_xasprintf ("%s_mibs", n),
+                                      n, REPORT_NUM, 1, 0);
+      k->mbits[t] = report_add_column (tab, bench_xasprintf ("%s_mbits", n),
+                                       "Mbit/s", REPORT_NUM, 0, peer);
+      k->min[t] = report_add_column (tab, bench_xasprintf ("%s_min_mibs", n),
+                                     "min", REPORT_NUM, 1, peer);
+      k->max[t] = report_add_column (tab, bench_xasprintf ("%s_max_mibs", n),
+                                     "max", REPORT_NUM, 1, peer);
+      k->net[t] = report_add_column (tab, bench_xasprintf ("%s_net_mibs", n),
+                                     t ? bench_xasprintf ("%s-net", n)
+                                     : "net", REPORT_NUM, 1, ossl);
+      k->net_ok[t] = report_add_column
+        (tab, bench_xasprintf ("%s_net_reliable", n), "reliable",
+         REPORT_BOOL, 0, REPORT_DETAIL);
+      if (t == T_SFENC)
+        continue;
+      k->ratio[t] = report_add_column (tab, bench_xasprintf ("ratio_%s", n),
+                                       bench_xasprintf ("x%s", n),
+                                       REPORT_RATIO, 2, 0);
+      k->ratio_net[t] = report_add_column
+        (tab, bench_xasprintf ("ratio_%s_net", n),
+         bench_xasprintf ("x%s-net", n), REPORT_RATIO, 2, ossl);
+      k->ratio_net_ok[t] = report_add_column
+        (tab, bench_xasprintf ("ratio_%s_net_reliable", n), "reliable",
+         REPORT_BOOL, 0, REPORT_DETAIL);
+    }
+}
+
+/* Set a net figure V in COL and whether it is RELIABLE in OK_COL;
+ * an unreliable figure of a tool that was MEASURED is marked.  */
+static void
+set_net (report_table_t *tab, int col, int ok_col, int measured,
+         int reliable, double v)
+{
+  if (!measured)
+    return;
+  report_set_num (tab, ok_col, reliable);
+  if (reliable)
+    report_set_num (tab, col, v);
+  else
+    {
+      report_set_missing (tab, col, UNRELIABLE);
+      any_unreliable = 1;
+    }
+}
+
+static void
+add_rate_row (report_table_t *tab, const struct rate_cols *k,
+              const struct row *row)
+{
+  struct rate r[N_TOOLS];
+  int t;
+
+  start_row (tab, &k->key, row);
+  for (t = 0; t < N_TOOLS; t++)
+    r[t] = rate_of (row->fig[t]);
+  for (t = 0; t < N_TOOLS; t++)
+    {
+      report_set_num (tab, k->mibs[t], r[t].median);
+      report_set_num (tab, k->mbits[t], mbits (r[t].median));
+      report_set_num (tab, k->min[t], r[t].min);
+      report_set_num (tab, k->max[t], r[t].max);
+      set_net (tab, k->net[t], k->net_ok[t], r[t].measured, r[t].reliable,
+               r[t].net);
+      if (t == T_SFENC)
+        continue;
+      report_set_num (tab, k->ratio[t], r[T_SFENC].median / r[t].median);
+      set_net (tab, k->ratio_net[t], k->ratio_net_ok[t], r[t].measured,
+               r[T_SFENC].reliable && r[t].reliable,
+               r[T_SFENC].net / r[t].net);
+    }
+}
+
+/* The usage table: one row per tool of each results row, with the
+ * median, min and max of every metric, and the tool's median over
+ * sfenc's.  */
+struct usage_cols
+{
+  struct key_cols key;
+  int tool;
+  int median[N_METRICS], min[N_METRICS], max[N_METRICS];
+  int fixed, ratio[N_METRICS];
+};
+
+static void
+add_usage_columns (report_table_t *tab, struct usage_cols *k)
+{
+  int m;
+
+  add_key_columns (tab, &k->key);
+  k->tool = report_add_column (tab, "tool", "TOOL", REPORT_STR, 0, 0);
+  for (m = 0; m < N_METRICS; m++)
+    {
+      const char *n = metric_names[m], *u = metric_units[m];
+      int d = metric_decimals[m];
+
+      k->median[m] = report_add_column
+        (tab, bench_xasprintf ("%s_median_%s", n, u), n, REPORT_NUM, d, 0);
+      k->min[m] = report_add_column
+        (tab, bench_xasprintf ("%s_min_%s", n, u), "min", REPORT_NUM, d, 0);
+      k->max[m] = report_add_column
+        (tab, bench_xasprintf ("%s_max_%s", n, u), "max", REPORT_NUM, d, 0);
+    }
+  k->fixed = report_add_column (tab, "fixed_user_s", "fixed", REPORT_NUM, 3,
+                                0);
+  for (m = 0; m < N_METRICS; m++)
+    k->ratio[m] = report_add_column
+      (tab, bench_xasprintf ("ratio_%s", metric_names[m]),
+       bench_xasprintf ("x%s", metric_names[m]), REPORT_RATIO, 2, 0);
+}
+
+static void
+add_usage_rows (report_table_t *tab, const struct usage_cols *k,
+                const struct row *row)
+{
+  struct bench_range sfenc[N_METRICS];
+  int t, m;
+
+  for (m = 0; m < N_METRICS; m++)
+    sfenc[m] = metric_range (row->fig[T_SFENC]->data, m);
   for (t = 0; t < N_TOOLS; t++)
     {
       const struct figures *f = row->fig[t];
-      double min, max, fixed;
 
-      rates (f, &med[t], &min, &max, &fixed, &net[t]);
-      report_set_num (tab, k->mibs[t], med[t]);
-      report_set_num (tab, k->mbit[t], mbits (med[t]));
-      report_set_num (tab, k->min[t], min);
-      report_set_num (tab, k->max[t], max);
-      report_set_num (tab, k->fixed[t], fixed);
-      report_set_num (tab, k->net[t], net[t]);
-      if (f && f->measured)
+      if (!f || !f->measured)
+        continue;
+      start_row (tab, &k->key, row);
+      report_set_str (tab, k->tool, tool_names[t]);
+      for (m = 0; m < N_METRICS; m++)
         {
-          report_set_num (tab, k->user[t], median_of (f->user));
-          report_set_num (tab, k->sys[t], median_of (f->sys));
-          report_set_num (tab, k->wall[t], median_of (f->wall));
+          struct bench_range r = metric_range (f->data, m);
+
+          report_set_num (tab, k->median[m], r.median);
+          report_set_num (tab, k->min[m], r.min);
+          report_set_num (tab, k->max[m], r.max);
+          if (t != T_SFENC)
+            report_set_num (tab, k->ratio[m], r.median / sfenc[m].median);
         }
-      if (t != T_SFENC)
-        {
-          report_set_num (tab, k->ratio[t], med[T_SFENC] / med[t]);
-          report_set_num (tab, k->ratio_net[t], net[T_SFENC] / net[t]);
-        }
+      report_set_num (tab, k->fixed, metric_range (f->empty, M_USER).median);
     }
+}
+
+/* The runs table (CSV and JSON only): every sample of every tool.  */
+struct run_cols
+{
+  struct key_cols key;
+  int tool, run, input, value[N_METRICS];
+};
+
+static void
+add_run_columns (report_table_t *tab, struct run_cols *k)
+{
+  int m;
+
+  add_key_columns (tab, &k->key);
+  k->tool = report_add_column (tab, "tool", "TOOL", REPORT_STR, 0, 0);
+  k->run = report_add_column (tab, "run", "RUN", REPORT_NUM, 0, 0);
+  k->input = report_add_column (tab, "input", "INPUT", REPORT_STR, 0, 0);
+  for (m = 0; m < N_METRICS; m++)
+    k->value[m] = report_add_column
+      (tab, bench_xasprintf ("%s_%s", metric_names[m], metric_units[m]),
+       metric_names[m], REPORT_NUM, m == M_MAXRSS ? 0 : 6, 0);
+}
+
+/* The samples of tool T in ROW; a peer's have no implementation.  */
+static void
+add_run_rows (report_table_t *tab, const struct run_cols *k,
+              const struct row *row, int t)
+{
+  const struct figures *f = row->fig[t];
+  int r, m, empty;
+
+  for (r = 0; r < opt.runs; r++)
+    for (empty = 0; empty < 2; empty++)
+      {
+        const struct bench_usage *u = empty ? &f->empty[r] : &f->data[r];
+
+        start_row (tab, &k->key, row);
+        if (t != T_SFENC)
+          report_set_str (tab, k->key.impl, NULL);
+        report_set_str (tab, k->tool, tool_names[t]);
+        report_set_num (tab, k->run, r + 1);
+        report_set_str (tab, k->input, empty ? "empty" : "data");
+        for (m = 0; m < N_METRICS; m++)
+          report_set_num (tab, k->value[m], metric_value (u, m));
+      }
+}
+
+/* What was measured, how, and with which programs.  */
+static void
+add_notes (report_t *rep, const char *maker)
+{
+  int t;
+
+  report_note (rep, "sfbench: %s through a pipe, -z %d; wall, user and sys"
+               " time and max RSS of the encrypting process alone; median"
+               " of %d runs, interleaved", input_label (), opt.zlevel,
+               opt.runs);
+  if (opt.input == IN_RANDOM)
+    report_note (rep, "random: made once, the same bytes for every tool");
+  if (opt.input == IN_CORPUS)
+    report_note (rep, "corpus: %s (%s), files of /usr/lib and /usr/share"
+                 " in sorted path order, compressed ones left out",
+                 input.file, corpus_reused ? "reused" : "built now");
+  if (opt.zlevel)
+    report_note (rep, "-z %d: each OpenPGP tool's default compression at"
+                 " level %d; rates count the uncompressed bytes",
+                 opt.zlevel, opt.zlevel);
+  report_note (rep, "MiB/s by user CPU time (Mbit/s = 10^6 bit/s); min/max:"
+               " range over the runs; net: after subtracting the fixed cost"
+               " (S2K, start-up) measured with an empty input");
+  report_note (rep, "xPEER = sfenc MiB/s / PEER MiB/s, and in the usage table"
+               " PEER's figure / sfenc's: above 1, sfenc is faster (or"
+               " smaller)%s", opt.zlevel ? ""
+               : "; openssl enc: CFB with a raw -K/-iv key, no S2K");
+  if (any_unreliable)
+    report_note (rep, "n/a" UNRELIABLE ": net figure unreliable: the fixed"
+                 " cost is more than half of the run, or the runs' spread"
+                 " (max - min, with and without input) exceeds the net"
+                 " time; measure with a larger --size%s",
+                 opt.runs > 1 ? "" : " (one run: no spread to judge by)");
+  if (maker)
+    report_note (rep, "dec: every tool decrypts the same file, made once per"
+                 " algorithm by %s", maker);
+  report_note (rep, "sfenc: %s", tool_path[T_SFENC]);
+  for (t = T_GPG; t < N_TOOLS; t++)
+    {
+      if (tool_path[t] && !*tool_why[t])
+        report_note (rep, "%s: %s", tool_names[t], tool_path[t]);
+      else if (tool_path[t])
+        report_note (rep, "%s: %s; n/a for %s", tool_names[t], tool_path[t],
+                     tool_why[t]);
+      else
+        report_note (rep, "%s: n/a (%s)", tool_names[t], tool_why[t]);
+    }
+}
+
+/* The report: results, usage and runs tables, encryption rows before
+ * decryption rows, then the notes (which print first).  */
+static report_t *
+build_report (const struct row *rows, size_t nrows, const char *maker)
+{
+  report_t *rep = report_new ("sfbench");
+  report_table_t *results = report_add_table (rep, "results", NULL);
+  report_table_t *usage = report_add_table
+    (rep, "usage", "wall, user, sys: seconds; maxrss: KiB; median, min and"
+     " max over the runs; fixed: user seconds with an empty input;"
+     " xMETRIC = TOOL's median / sfenc's");
+  report_table_t *runs = report_add_table (rep, "runs", NULL);
+  struct rate_cols rk;
+  struct usage_cols uk;
+  struct run_cols xk;
+  const struct row *prev = NULL;
+  size_t i;
+  int op, t;
+
+  report_set_table_flags (runs, REPORT_DETAIL);
+  add_rate_columns (results, &rk);
+  add_usage_columns (usage, &uk);
+  add_run_columns (runs, &xk);
+  for (op = 0; op < N_OPS; op++)
+    for (i = 0; i < nrows; i++)
+      if (rows[i].op == (enum op) op)
+        {
+          add_rate_row (results, &rk, &rows[i]);
+          add_usage_rows (usage, &uk, &rows[i]);
+          /* The peers' samples once for the rows that share them.  */
+          for (t = 0; t < N_TOOLS; t++)
+            if (rows[i].fig[t] && rows[i].fig[t]->measured
+                && (t == T_SFENC || !prev || prev->fig[t] != rows[i].fig[t]))
+              add_run_rows (runs, &xk, &rows[i], t);
+          prev = &rows[i];
+        }
+  add_notes (rep, maker);
+  return rep;
 }
 
 /* Look for the sfenc built beside this program: in the same directory
@@ -882,6 +1519,101 @@ default_sfenc (const char *argv0)
   return bench_find_program ("sfenc");
 }
 
+/* A whole number in [LO, HI] from S, or die naming OPTION and
+ * EXPECTED.  */
+static long
+parse_whole (const char *option, const char *s, long lo, long hi,
+             const char *expected)
+{
+  double v = bench_parse_number (option, s, lo, hi, expected);
+
+  if (v != (long) v)
+    bench_die (option, expected);
+  return (long) v;
+}
+
+static void
+parse_input (const char *val)
+{
+  if (!strcmp (val, "zeros"))
+    opt.input = IN_ZEROS;
+  else if (!strcmp (val, "random"))
+    opt.input = IN_RANDOM;
+  else if (!strcmp (val, "corpus"))
+    opt.input = IN_CORPUS;
+  else
+    {
+      opt.input = IN_FILE;
+      opt.input_file = val;
+    }
+}
+
+/* The tool T when ARG is PREFIX followed by its name, else -1.  */
+static int
+tool_option (const char *arg, const char *prefix)
+{
+  size_t len = strlen (prefix);
+  int t;
+
+  for (t = 0; t < N_TOOLS; t++)
+    if (!strncmp (arg, prefix, len) && !strcmp (arg + len, tool_names[t]))
+      return t;
+  return -1;
+}
+
+/* Set the option ARG, which takes a value, to VAL.  */
+static void
+set_option (const char *arg, const char *val)
+{
+  int t = tool_option (arg, "--");
+
+  if (t >= 0)
+    opt.path[t] = val;
+  else if (!strcmp (arg, "--size"))
+    {
+      opt.size_mib = parse_whole (arg, val, 1, 65536, "a whole number of"
+                                  " MiB from 1 to 65536 expected");
+      opt.size_given = 1;
+    }
+  else if (!strcmp (arg, "--runs"))
+    opt.runs = parse_whole (arg, val, 1, 101, "a count from 1 to 101"
+                            " expected");
+  else if (!strcmp (arg, "-z"))
+    opt.zlevel = parse_whole (arg, val, 0, 9, "a compression level from 0"
+                              " to 9 expected");
+  else if (!strcmp (arg, "--input"))
+    parse_input (val);
+  else if (!strcmp (arg, "--corpus-dir"))
+    opt.corpus_dir = val;
+  else if (!strcmp (arg, "--algo"))
+    opt.algos = bench_split_list (val, NULL);
+  else if (!strcmp (arg, "--cipher-impl"))
+    opt.impls = bench_split_list (val, NULL);
+  else if (!strcmp (arg, "--format"))
+    opt.format = report_parse_format (arg, val);
+  else if (!strcmp (arg, "--plot"))
+    opt.plot = val;
+  else if (!strcmp (arg, "--save"))
+    opt.save = val;
+  else
+    opt.passphrase = val;
+}
+
+/* Whether ARG is an option that takes a value.  */
+static int
+takes_value (const char *arg)
+{
+  static const char *const with_value[] =
+    { "--size", "--runs", "-z", "--input", "--corpus-dir", "--algo",
+      "--cipher-impl", "--format", "--plot", "--save", "--passphrase" };
+  size_t j;
+
+  for (j = 0; j < sizeof with_value / sizeof *with_value; j++)
+    if (!strcmp (arg, with_value[j]))
+      return 1;
+  return tool_option (arg, "--") >= 0;
+}
+
 static void
 parse_args (int argc, char **argv)
 {
@@ -890,7 +1622,6 @@ parse_args (int argc, char **argv)
   for (i = 1; i < argc; i++)
     {
       const char *arg = argv[i];
-      const char *val = i + 1 < argc ? argv[i + 1] : NULL;
       int t;
 
       if (!strcmp (arg, "--help"))
@@ -903,49 +1634,20 @@ parse_args (int argc, char **argv)
           opt.decrypt = 0;
           continue;
         }
-      for (t = T_GPG; t < N_TOOLS; t++)
-        if (!strncmp (arg, "--no-", 5) && !strcmp (arg + 5, tool_names[t]))
-          break;
-      if (t < N_TOOLS)
+      t = tool_option (arg, "--no-");
+      if (t > T_SFENC)
         {
           opt.enabled[t] = 0;
           continue;
         }
-      for (t = 0; t < N_TOOLS; t++)
-        if (!strncmp (arg, "--", 2) && !strcmp (arg + 2, tool_names[t]))
-          break;
-      if (t == N_TOOLS
-          && strcmp (arg, "--size") && strcmp (arg, "--runs")
-          && strcmp (arg, "--algo") && strcmp (arg, "--cipher-impl")
-          && strcmp (arg, "--format") && strcmp (arg, "--plot")
-          && strcmp (arg, "--save") && strcmp (arg, "--passphrase"))
+      if (!takes_value (arg))
         bench_die (arg, "unknown option (try --help)");
-      if (!val)
+      if (i + 1 == argc)
         bench_die (arg, "missing argument");
-      i++;
-      if (t < N_TOOLS)
-        opt.path[t] = val;
-      else if (!strcmp (arg, "--size"))
-        opt.size_mib = (long) bench_parse_number
-          (arg, val, 1, 65536, "a whole number of MiB from 1 to 65536 expected");
-      else if (!strcmp (arg, "--runs"))
-        opt.runs = (int) bench_parse_number
-          (arg, val, 1, 101, "a count from 1 to 101 expected");
-      else if (!strcmp (arg, "--algo"))
-        opt.algos = bench_split_list (val, NULL);
-      else if (!strcmp (arg, "--cipher-impl"))
-        opt.impls = bench_split_list (val, NULL);
-      else if (!strcmp (arg, "--format"))
-        opt.format = report_parse_format (arg, val);
-      else if (!strcmp (arg, "--plot"))
-        opt.plot = val;
-      else if (!strcmp (arg, "--save"))
-        opt.save = val;
-      else
-        opt.passphrase = val;
-      if (!strcmp (arg, "--size") && strchr (val, '.'))
-        bench_die (arg, "a whole number of MiB from 1 to 65536 expected");
+      set_option (arg, argv[++i]);
     }
+  if (opt.input == IN_FILE && opt.size_given)
+    bench_die ("--size", "--input FILE is measured whole; leave --size out");
   if (opt.plot)
     plot_check ("--plot", opt.plot);
 }
@@ -955,9 +1657,8 @@ parse_args (int argc, char **argv)
 static void
 find_tools (const char *argv0)
 {
-  int t;
-
   char *real;
+  int t;
 
   tool_path[T_SFENC] = opt.path[T_SFENC]
     ? bench_find_program (opt.path[T_SFENC]) : default_sfenc (argv0);
@@ -972,17 +1673,16 @@ find_tools (const char *argv0)
     }
   for (t = T_GPG; t < N_TOOLS; t++)
     {
+      const char *name = opt.path[t] ? opt.path[t] : tool_names[t];
+
       if (!opt.enabled[t])
-        {
-          snprintf (tool_why[t], sizeof tool_why[t], "left out (--no-%s)",
-                    tool_names[t]);
-          continue;
-        }
-      tool_path[t] = bench_find_program (opt.path[t] ? opt.path[t]
-                                         : tool_names[t]);
-      if (!tool_path[t])
-        snprintf (tool_why[t], sizeof tool_why[t], "%s: not found",
-                  opt.path[t] ? opt.path[t] : tool_names[t]);
+        snprintf (tool_why[t], sizeof tool_why[t], "left out (--no-%s)",
+                  tool_names[t]);
+      else if (t == T_OPENSSL && opt.zlevel)
+        snprintf (tool_why[t], sizeof tool_why[t], "openssl enc has no"
+                  " compression: left out of -z %d runs", opt.zlevel);
+      else if (!(tool_path[t] = bench_find_program (name)))
+        snprintf (tool_why[t], sizeof tool_why[t], "%s: not found", name);
     }
   if (tool_path[T_GPG])
     {
@@ -992,7 +1692,7 @@ find_tools (const char *argv0)
       struct bench_usage u;
       const char *why;
 
-      if (run_once (argv, gnupghome_env, 0, NULL, NULL, &u, &why))
+      if (run_once (argv, gnupghome_env, NULL, NULL, &u, &why))
         {
           snprintf (tool_why[T_GPG], sizeof tool_why[T_GPG], "%s: %s",
                     tool_path[T_GPG], why);
@@ -1005,12 +1705,7 @@ find_tools (const char *argv0)
 static void
 make_workdir (void)
 {
-  const char *tmp = getenv ("TMPDIR");
-  size_t len;
-
-  len = strlen (tmp && *tmp ? tmp : "/tmp") + 32;
-  workdir = bench_xcalloc (len, 1);
-  snprintf (workdir, len, "%s/sfbench.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  workdir = bench_xasprintf ("%s/sfbench.XXXXXX", temp_dir ());
   if (!mkdtemp (workdir))
     bench_die ("mkdtemp", strerror (errno));
   gnupghome = workfile ("gnupg");
@@ -1018,9 +1713,7 @@ make_workdir (void)
   stderr_file = workfile ("stderr");
   if (mkdir (gnupghome, 0700) || mkdir (rnphome, 0700))
     bench_die (workdir, strerror (errno));
-  len = strlen (gnupghome) + 16;
-  gnupghome_env = bench_xcalloc (len, 1);
-  snprintf (gnupghome_env, len, "GNUPGHOME=%s", gnupghome);
+  gnupghome_env = bench_xasprintf ("GNUPGHOME=%s", gnupghome);
 }
 
 /* Measure algorithm A: encryption, then decryption of a file made
@@ -1055,12 +1748,20 @@ bench_algorithm (const struct algo *a, struct row *rows, const char **maker)
     {
       struct figures *figs[MAX_IMPLS + N_TOOLS];
       struct command *ossl = &cmds[nimpl + T_OPENSSL - 1];
+      struct source ciphertext, empty_ciphertext;
+      const struct source *data_src = &input, *empty_src = NULL;
       int ncmd = 0;
 
       if (op == OP_DEC && !opt.decrypt)
         break;
       if (op == OP_DEC)
-        *maker = make_ciphertexts (a, data, empty);
+        {
+          *maker = make_ciphertexts (a, data, empty);
+          ciphertext = file_source (data);
+          empty_ciphertext = file_source (empty);
+          data_src = &ciphertext;
+          empty_src = &empty_ciphertext;
+        }
       for (m = 0; m < nimpl; m++)
         {
           build_command (&cmds[ncmd], T_SFENC, op, a, impls[m], 0);
@@ -1083,13 +1784,12 @@ bench_algorithm (const struct algo *a, struct row *rows, const char **maker)
 
           build_command (ossl, T_OPENSSL, op, a, NULL, legacy);
           if (!ossl->usable
-              || !run_once (ossl->argv, NULL, 0, op == OP_DEC ? empty : NULL,
-                            NULL, &u, &why))
+              || !run_once (ossl->argv, NULL, empty_src, NULL, &u, &why))
             break;
           snprintf (ossl->why, sizeof ossl->why, "%s", why);
           ossl->usable = 0;
         }
-      measure (a, op, cmds, figs, labels, ncmd, data, empty);
+      measure (a, cmds, figs, labels, ncmd, data_src, empty_src);
       for (m = 0; m < nimpl; m++)
         {
           struct row *row = &rows[nrows++];
@@ -1121,36 +1821,6 @@ bench_algorithm (const struct algo *a, struct row *rows, const char **maker)
   return nrows;
 }
 
-/* What was measured, how, and with which programs.  */
-static void
-add_notes (report_t *rep, const char *maker)
-{
-  int t;
-
-  report_note (rep, "sfbench: %ld MiB of zeros through a pipe, -z 0;"
-               " user CPU time of the encrypting process alone;"
-               " median of %d runs, interleaved", opt.size_mib, opt.runs);
-  report_note (rep, "MiB/s (Mbit/s = 10^6 bit/s); min/max: range over the"
-               " runs; net: after subtracting the fixed cost (S2K, start-up)"
-               " measured with an empty input");
-  report_note (rep, "xPEER = sfenc / PEER (above 1: sfenc is faster);"
-               " openssl enc: CFB with a raw -K/-iv key, no S2K");
-  if (maker)
-    report_note (rep, "dec: every tool decrypts the same file, made once per"
-                 " algorithm by %s", maker);
-  report_note (rep, "sfenc: %s", tool_path[T_SFENC]);
-  for (t = T_GPG; t < N_TOOLS; t++)
-    {
-      if (tool_path[t] && !*tool_why[t])
-        report_note (rep, "%s: %s", tool_names[t], tool_path[t]);
-      else if (tool_path[t])
-        report_note (rep, "%s: %s; n/a for %s", tool_names[t], tool_path[t],
-                     tool_why[t]);
-      else
-        report_note (rep, "%s: n/a (%s)", tool_names[t], tool_why[t]);
-    }
-}
-
 /* The chart: one group per algorithm and direction, one bar per tool,
  * gross MiB/s.  */
 static void
@@ -1168,7 +1838,6 @@ draw (const struct row *rows, size_t nrows)
   for (op = 0; op < N_OPS; op++)
     for (i = 0; i < nrows; i++)
       {
-        double min, max, fixed, net;
         char label[64];
 
         if (rows[i].op != (enum op) op)
@@ -1178,49 +1847,35 @@ draw (const struct row *rows, size_t nrows)
                   op == OP_DEC ? " -d" : "");
         cats[n] = bench_xstrdup (label);
         for (t = 0; t < N_TOOLS; t++)
-          rates (rows[i].fig[t], &values[n * N_TOOLS + t], &min, &max,
-                 &fixed, &net);
+          values[n * N_TOOLS + t] = rate_of (rows[i].fig[t]).median;
         n++;
       }
-  snprintf (title, sizeof title, "sfbench: %ld MiB through a pipe,"
-            " user CPU time, median of %d runs", opt.size_mib, opt.runs);
+  snprintf (title, sizeof title, "sfbench: %s through a pipe, -z %d,"
+            " user CPU time, median of %d runs", input_label (), opt.zlevel,
+            opt.runs);
   plot_bars (opt.plot, title, "MiB/s", n, cats, N_TOOLS, series, values);
 }
 
-int
-main (int argc, char **argv)
+/* Whether --algo selects A (with no --algo, every algorithm).  */
+static int
+selected (const struct algo *a)
 {
-  struct algo *algos;
-  size_t nalgos, i, nrows = 0;
-  struct row *rows;
-  report_t *rep;
-  report_table_t *tab;
-  struct cols k;
-  const char *maker = NULL;
-  int t, op;
   size_t j;
 
-  bench_progname = "sfbench";
-  opt.size_mib = 64;
-  opt.runs = 3;
-  opt.decrypt = 1;
-  opt.passphrase = "sfbench";
-  for (t = 0; t < N_TOOLS; t++)
-    opt.enabled[t] = 1;
-  parse_args (argc, argv);
+  for (j = 0; opt.algos && opt.algos[j]; j++)
+    if (algo_has_name (a, opt.algos[j]))
+      return 1;
+  return !opt.algos;
+}
 
-  signal (SIGINT, on_signal);
-  signal (SIGTERM, on_signal);
-  signal (SIGHUP, on_signal);
-  signal (SIGPIPE, SIG_IGN);
-  show_progress = isatty (2);
-  zeros = bench_xcalloc (1, (size_t) MIB);
-  make_workdir ();
-  bench_at_die (cleanup);
-  atexit (cleanup);
-  find_tools (argv[0]);
+/* Die unless every name in --algo and --cipher-impl is one of the
+ * NALGOS ALGOS sfenc lists.  */
+static void
+check_selection (const struct algo *algos, size_t nalgos)
+{
+  size_t i, j;
+  int m, found;
 
-  algos = list_algorithms (&nalgos);
   for (j = 0; opt.algos && opt.algos[j]; j++)
     {
       for (i = 0; i < nalgos && !algo_has_name (&algos[i], opt.algos[j]); i++)
@@ -1231,45 +1886,60 @@ main (int argc, char **argv)
     }
   for (j = 0; opt.impls && opt.impls[j]; j++)
     {
-      int found = 0;
-
-      for (i = 0; i < nalgos; i++)
-        {
-          int m;
-
-          for (m = 0; m < algos[i].nimpls; m++)
-            found |= !strcasecmp (algos[i].impls[m], opt.impls[j]);
-        }
+      for (found = 0, i = 0; i < nalgos; i++)
+        for (m = 0; m < algos[i].nimpls; m++)
+          found |= !strcasecmp (algos[i].impls[m], opt.impls[j]);
       if (!found)
         bench_die (opt.impls[j], "no such implementation (see sfenc"
                    " --list-ciphers)");
     }
+}
 
+int
+main (int argc, char **argv)
+{
+  struct algo *algos;
+  size_t nalgos, i, nrows = 0;
+  struct row *rows;
+  report_t *rep;
+  const char *maker = NULL;
+  int t;
+
+  bench_progname = "sfbench";
+  opt.size_mib = 64;
+  opt.runs = 3;
+  opt.decrypt = 1;
+  opt.passphrase = "sfbench";
+  for (t = 0; t < N_TOOLS; t++)
+    opt.enabled[t] = 1;
+  parse_args (argc, argv);
+  snprintf (zlevel_arg, sizeof zlevel_arg, "%d", opt.zlevel);
+
+  signal (SIGINT, on_signal);
+  signal (SIGTERM, on_signal);
+  signal (SIGHUP, on_signal);
+  signal (SIGPIPE, SIG_IGN);
+  show_progress = isatty (2);
+  zeros = bench_xcalloc (1, CHUNK);
+  copy_buf = bench_xcalloc (1, CHUNK);
+  main_pid = getpid ();
+  make_workdir ();
+  bench_at_die (cleanup);
+  atexit (cleanup);
+  prepare_input ();
+  find_tools (argv[0]);
+
+  algos = list_algorithms (&nalgos);
+  check_selection (algos, nalgos);
   rows = bench_xcalloc (nalgos * MAX_IMPLS * N_OPS, sizeof *rows);
   for (i = 0; i < nalgos; i++)
-    {
-      if (opt.algos)
-        {
-          for (j = 0; opt.algos[j] && !algo_has_name (&algos[i], opt.algos[j]);
-               j++)
-            ;
-          if (!opt.algos[j])
-            continue;
-        }
+    if (selected (&algos[i]))
       nrows += bench_algorithm (&algos[i], rows + nrows, &maker);
-    }
   if (!nrows)
     bench_die ("nothing to measure",
                "no implementation matches --algo and --cipher-impl");
 
-  rep = report_new ("sfbench");
-  add_notes (rep, maker);
-  tab = report_add_table (rep, "results", NULL);
-  add_columns (tab, &k);
-  for (op = 0; op < N_OPS; op++)
-    for (i = 0; i < nrows; i++)
-      if (rows[i].op == (enum op) op)
-        add_row (tab, &k, &rows[i]);
+  rep = build_report (rows, nrows, maker);
   report_print (rep, opt.format, stdout);
   if (opt.save)
     report_save (rep, opt.save);
