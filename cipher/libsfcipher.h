@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include "sfcipher.h"
+#include "sha1.h"
 
 /*
  * The cipher table.
@@ -39,7 +40,11 @@ gpg_error_t sf_table_init (void);
  * GPG_ERR_DUP_NAME (same algorithm and implementation already
  * registered), GPG_ERR_CONFLICT (geometry differs from a built-in
  * implementation's) or GPG_ERR_SELFTEST_FAILED, and writes a one-line
- * explanation to WHY (WHYLEN bytes, may be 0).  */
+ * explanation to WHY (WHYLEN bytes, may be 0).  Every ABI version
+ * from 1 to SF_ABI_VERSION is accepted (GPG_ERR_UNKNOWN_VERSION
+ * outside), and a field is read only when the spec's version has it.
+ * The self-test includes the stitched CFB + SHA-1 entry when it is
+ * usable (see sf_spec_cfb_sha1).  */
 gpg_error_t sf_table_register (const sf_cipher_spec_t *spec,
                                const char *origin,
                                char *why, size_t whylen);
@@ -88,10 +93,17 @@ int sf_hwf_disabled (const char *feature);
  * by SFENC_DISABLE_HWF and its usable() probe agrees.  */
 int sf_spec_usable (const sf_cipher_spec_t *spec);
 
+/* The stitched CFB + SHA-1 entry of SPEC when SPEC has one (ABI
+ * version 2 or later) and it can run here: SPEC is usable, the
+ * entry's hardware feature is not disabled by SFENC_DISABLE_HWF and
+ * its usable() probe agrees.  NULL otherwise.  */
+const sf_cfb_sha1_t *sf_spec_cfb_sha1 (const sf_cipher_spec_t *spec);
+
 /* True when NAME is the canonical name or an alias of SPEC.  */
 int sf_spec_has_name (const sf_cipher_spec_t *spec, const char *name);
 
-/* Run the known-answer self-test of SPEC.  Returns 0 or
+/* Run the self-test of SPEC: its known answers, the round trip, and
+ * its stitched CFB + SHA-1 entry when usable.  Returns 0 or
  * GPG_ERR_SELFTEST_FAILED with a one-line explanation in WHY.  */
 gpg_error_t sf_spec_selftest (const sf_cipher_spec_t *spec,
                               char *why, size_t whylen);
@@ -181,5 +193,27 @@ gpg_error_t sf_cipher_decrypt (sf_cipher_hd_t hd, void *out,
 gpg_error_t sf_cipher_sync (sf_cipher_hd_t hd);
 
 const sf_cipher_spec_t *sf_cipher_get_spec (sf_cipher_hd_t hd);
+
+/* CFB and SHA-1 together, for OpenPGP's MDC: hash the plaintext
+ * (IN) into MD and encrypt LEN bytes from IN to OUT, or decrypt
+ * them and hash the plaintext (OUT); IN == OUT allowed.  The same
+ * bytes, digest and state as sf_sha1_write and sf_cipher_encrypt
+ * (sf_cipher_decrypt then sf_sha1_write) in series, for any lengths
+ * and splits.  Wherever the CFB position and MD's both stand at a
+ * 64-byte boundary, as they do when the hash and the cipher stream
+ * start together, the spec's stitched entry (sf_spec_cfb_sha1, taken
+ * when HD was opened) does the whole 64-byte blocks in one pass.
+ * Only in SF_MODE_CFB, else GPG_ERR_INV_CIPHER_MODE.  */
+gpg_error_t sf_cipher_encrypt_sha1 (sf_cipher_hd_t hd, void *out,
+                                    const void *in, size_t len,
+                                    sf_sha1_t *md);
+gpg_error_t sf_cipher_decrypt_sha1 (sf_cipher_hd_t hd, void *out,
+                                    const void *in, size_t len,
+                                    sf_sha1_t *md);
+
+/* The stitched entry HD uses in sf_cipher_encrypt_sha1 and
+ * sf_cipher_decrypt_sha1, or NULL when they run CFB and SHA-1 in
+ * series.  */
+const sf_cfb_sha1_t *sf_cipher_cfb_sha1 (sf_cipher_hd_t hd);
 
 #endif /*LIBSFCIPHER_H*/

@@ -6,6 +6,11 @@
  * accept any length per call and carry a partial block across calls,
  * so a caller can feed them whatever its reads return.
  *
+ * CFB also comes stitched with SHA-1 for OpenPGP's MDC
+ * (sf_cipher_encrypt_sha1): the generic code brings the cipher and
+ * the hash to a common 64-byte boundary, and the spec's stitched
+ * entry, when it has a usable one, takes the whole 64-byte blocks.
+ *
  * Partial blocks keep their state in IV, as libgcrypt does: in CFB
  * and OFB, IV holds the encrypted register and its first
  * (blocksize - unused) bytes have been consumed (in CFB replaced by
@@ -30,6 +35,7 @@ struct sf_cipher_hd
   void *ctx;                  /* The spec's context, aligned.  */
   void *ctx_mem;              /* What was allocated for CTX.  */
   size_t ctx_len;             /* Bytes of CTX_MEM.  */
+  const sf_cfb_sha1_t *cfb_sha1;  /* Stitched entry to use, or NULL.  */
   size_t unused;              /* Keystream bytes left in IV (or CTR_KS).  */
   unsigned char iv[SF_MAX_BLOCKSIZE];
   unsigned char lastiv[SF_MAX_BLOCKSIZE];  /* Register before the last
@@ -85,6 +91,8 @@ sf_cipher_open (sf_cipher_hd_t *r_hd, const sf_cipher_spec_t *spec,
   hd->spec = spec;
   hd->mode = mode;
   hd->flags = flags;
+  if (mode == SF_MODE_CFB)
+    hd->cfb_sha1 = sf_spec_cfb_sha1 (spec);
 
   len = spec->contextsize + SF_CONTEXT_ALIGN;
   hd->ctx_mem = (flags & SF_CIPHER_SECURE) ? gcry_calloc_secure (1, len)
@@ -400,6 +408,98 @@ gpg_error_t
 sf_cipher_decrypt (sf_cipher_hd_t hd, void *out, const void *in, size_t len)
 {
   return do_crypt (hd, 0, out, in, len);
+}
+
+
+/* CFB and SHA-1 in series over LEN bytes: the hash takes the
+ * plaintext, IN before it is encrypted (IN may be OUT), OUT after it
+ * is decrypted.  */
+static void
+cfb_then_sha1 (sf_cipher_hd_t hd, int encrypting, unsigned char *out,
+               const unsigned char *in, size_t len, sf_sha1_t *md)
+{
+  if (!len)
+    return;
+  if (encrypting)
+    sf_sha1_write (md, in, len);
+  do_cfb (hd, encrypting, out, in, len);
+  if (!encrypting)
+    sf_sha1_write (md, out, len);
+}
+
+
+/* How many of LEN bytes to take the generic way before the CFB
+ * position and MD's both stand at a 64-byte boundary: the bytes left
+ * in MD's block, when they also finish the cipher's block.  LEN when
+ * the two never meet, because the caller did not start the cipher
+ * stream and the hash together.  */
+static size_t
+bytes_to_common_boundary (sf_cipher_hd_t hd, const sf_sha1_t *md, size_t len)
+{
+  size_t to_boundary = (SF_SHA1_BLOCK_LEN - md->total % SF_SHA1_BLOCK_LEN)
+                       % SF_SHA1_BLOCK_LEN;
+
+  if (to_boundary % hd->spec->blocksize != hd->unused)
+    return len;
+  return to_boundary < len ? to_boundary : len;
+}
+
+
+static gpg_error_t
+crypt_sha1 (sf_cipher_hd_t hd, int encrypting, unsigned char *out,
+            const unsigned char *in, size_t len, sf_sha1_t *md)
+{
+  sf_cfb_sha1_fn_t stitched = NULL;
+  size_t n;
+
+  if (!hd->keyed)
+    return gpg_error (GPG_ERR_MISSING_KEY);
+  if (hd->mode != SF_MODE_CFB)
+    return gpg_error (GPG_ERR_INV_CIPHER_MODE);
+  if (hd->cfb_sha1)
+    stitched = encrypting ? hd->cfb_sha1->enc : hd->cfb_sha1->dec;
+
+  n = stitched ? bytes_to_common_boundary (hd, md, len) : len;
+  cfb_then_sha1 (hd, encrypting, out, in, n, md);
+  in += n;
+  out += n;
+  len -= n;
+  /* Without a stitched entry the generic call took everything.  */
+  n = len - len % SF_SHA1_BLOCK_LEN;
+  if (n)
+    {
+      stitched (hd->ctx, hd->iv, out, in, n / hd->spec->blocksize,
+                md->state);
+      md->total += n;
+      in += n;
+      out += n;
+      len -= n;
+    }
+  cfb_then_sha1 (hd, encrypting, out, in, len, md);
+  return 0;
+}
+
+
+gpg_error_t
+sf_cipher_encrypt_sha1 (sf_cipher_hd_t hd, void *out, const void *in,
+                        size_t len, sf_sha1_t *md)
+{
+  return crypt_sha1 (hd, 1, out, in, len, md);
+}
+
+
+gpg_error_t
+sf_cipher_decrypt_sha1 (sf_cipher_hd_t hd, void *out, const void *in,
+                        size_t len, sf_sha1_t *md)
+{
+  return crypt_sha1 (hd, 0, out, in, len, md);
+}
+
+
+const sf_cfb_sha1_t *
+sf_cipher_cfb_sha1 (sf_cipher_hd_t hd)
+{
+  return hd->cfb_sha1;
 }
 
 

@@ -25,6 +25,9 @@
  * register) and the OS saves the AVX registers, sixteen blocks in
  * eight 256-bit registers.
  *
+ * CFB also comes stitched with SHA-1 for OpenPGP's MDC, with the SHA
+ * instructions (see "CFB stitched with SHA-1" below).
+ *
  * On other processors the specs still exist, for a consistent cipher
  * list, but report themselves unusable.
  *
@@ -46,6 +49,8 @@
 
 #include <immintrin.h>
 #include <cpuid.h>
+
+#include "sha1-shani-rounds.h"
 
 #define AESNI_TARGET __attribute__ ((target ("aes,sse4.1")))
 #define AESNI_INLINE static inline __attribute__ ((always_inline)) AESNI_TARGET
@@ -871,6 +876,205 @@ aesni_ctr (const void *ctx_arg, unsigned char *iv, unsigned char *out,
   store_be64 (iv + 8, lo);
 }
 
+
+/*
+ * CFB stitched with SHA-1 (sfcipher.h, sf_cfb_sha1_t), the SHA-1
+ * rounds coming from sha1-shani-rounds.h.
+ *
+ * CFB encryption is one chain of dependent AES rounds and SHA-1 one
+ * of dependent SHA1RNDS4 steps; each leaves its execution units idle
+ * most of the time, and they are different units.  The encryption
+ * kernel therefore runs, per 64 bytes, the four chained AES blocks
+ * with the twenty SHA steps of the same plaintext placed between
+ * their rounds, five per block, so that both chains are always in
+ * flight.  In decryption the AES blocks are independent: four go
+ * through the rounds together, and the plaintext they produce is
+ * hashed in the same loop, its steps overlapping the next four
+ * blocks' rounds.
+ */
+
+#define AESNI_SHA_TARGET __attribute__ ((target ("aes," SHA1_SHANI_ISA)))
+#define AESNI_SHA_INLINE                                                \
+  static inline __attribute__ ((always_inline)) AESNI_SHA_TARGET
+
+#define FOR_FOUR(OP) do { OP (0); OP (1); OP (2); OP (3); } while (0)
+
+/* One block of the CFB encryption chain X (whitened as in
+ * cfb_enc_rounds) from the plaintext at SRC to the ciphertext at DST,
+ * with the SHA steps S0 .. S4 after every other round.  SRC is read
+ * again for the last round, which may be after stores to the blocks
+ * before it (in place), never to its own.  */
+#define CFB_ENC_BLOCK_SHA1_(src, dst, s0, s1, s2, s3, s4)               \
+  do                                                                    \
+    {                                                                   \
+      x = _mm_aesenc_si128 (x, k1);                                     \
+      s0;                                                               \
+      x = _mm_aesenc_si128 (x, k2);                                     \
+      x = _mm_aesenc_si128 (x, k3);                                     \
+      s1;                                                               \
+      x = _mm_aesenc_si128 (x, k4);                                     \
+      x = _mm_aesenc_si128 (x, k5);                                     \
+      s2;                                                               \
+      x = _mm_aesenc_si128 (x, k6);                                     \
+      x = _mm_aesenc_si128 (x, k7);                                     \
+      s3;                                                               \
+      x = _mm_aesenc_si128 (x, k8);                                     \
+      x = _mm_aesenc_si128 (x, k9);                                     \
+      s4;                                                               \
+      if (rounds > 10)                                                  \
+        {                                                               \
+          x = _mm_aesenc_si128 (x, k10);                                \
+          x = _mm_aesenc_si128 (x, k11);                                \
+        }                                                               \
+      if (rounds > 12)                                                  \
+        {                                                               \
+          x = _mm_aesenc_si128 (x, k12);                                \
+          x = _mm_aesenc_si128 (x, k13);                                \
+        }                                                               \
+      x = _mm_aesenclast_si128 (x, _mm_xor_si128 (k_last_k0, loadu (src))); \
+      storeu ((dst), _mm_xor_si128 (x, k0));                            \
+    }                                                                   \
+  while (0)
+
+AESNI_SHA_INLINE void
+cfb_enc_sha1_rounds (const aesni_context_t *ctx, unsigned int rounds,
+                     unsigned char *iv, unsigned char *out,
+                     const unsigned char *in, size_t nblocks,
+                     uint32_t state[5])
+{
+  const __m128i *k = ctx->enc_keys;
+  __m128i k0 = k[0], k1 = k[1], k2 = k[2], k3 = k[3], k4 = k[4];
+  __m128i k5 = k[5], k6 = k[6], k7 = k[7], k8 = k[8], k9 = k[9];
+  __m128i k10 = k[10], k11 = k[11], k12 = k[12], k13 = k[13];
+  __m128i k_last_k0 = _mm_xor_si128 (k[rounds], k0);
+  __m128i x = _mm_xor_si128 (loadu (iv), k0);
+  SHA1_SHANI_VARIABLES;
+
+  SHA1_SHANI_LOAD_STATE (state);
+  for (; nblocks; nblocks -= 4, in += 4 * AES_BLOCKSIZE,
+         out += 4 * AES_BLOCKSIZE)
+    {
+      /* The whole SHA-1 block is read before the first store.  */
+      SHA1_SHANI_BEGIN_BLOCK;
+      m0 = sha1_shani_message (loadu (in));
+      m1 = sha1_shani_message (loadu (in + AES_BLOCKSIZE));
+      m2 = sha1_shani_message (loadu (in + 2 * AES_BLOCKSIZE));
+      m3 = sha1_shani_message (loadu (in + 3 * AES_BLOCKSIZE));
+      CFB_ENC_BLOCK_SHA1_ (in, out,
+                           SHA1_SHANI_STEP_0, SHA1_SHANI_STEP_1,
+                           SHA1_SHANI_STEP_2, SHA1_SHANI_STEP_3,
+                           SHA1_SHANI_STEP_4);
+      CFB_ENC_BLOCK_SHA1_ (in + AES_BLOCKSIZE, out + AES_BLOCKSIZE,
+                           SHA1_SHANI_STEP_5, SHA1_SHANI_STEP_6,
+                           SHA1_SHANI_STEP_7, SHA1_SHANI_STEP_8,
+                           SHA1_SHANI_STEP_9);
+      CFB_ENC_BLOCK_SHA1_ (in + 2 * AES_BLOCKSIZE, out + 2 * AES_BLOCKSIZE,
+                           SHA1_SHANI_STEP_10, SHA1_SHANI_STEP_11,
+                           SHA1_SHANI_STEP_12, SHA1_SHANI_STEP_13,
+                           SHA1_SHANI_STEP_14);
+      CFB_ENC_BLOCK_SHA1_ (in + 3 * AES_BLOCKSIZE, out + 3 * AES_BLOCKSIZE,
+                           SHA1_SHANI_STEP_15, SHA1_SHANI_STEP_16,
+                           SHA1_SHANI_STEP_17, SHA1_SHANI_STEP_18,
+                           SHA1_SHANI_STEP_19);
+      SHA1_SHANI_END_BLOCK;
+    }
+  storeu (iv, _mm_xor_si128 (x, k0));
+  SHA1_SHANI_STORE_STATE (state);
+}
+
+/* NBLOCKS is a multiple of four: whole SHA-1 blocks.  */
+AESNI_SHA_TARGET static void
+aesni_cfb_enc_sha1 (const void *ctx_arg, unsigned char *iv,
+                    unsigned char *out, const unsigned char *in,
+                    size_t nblocks, uint32_t state[5])
+{
+  const aesni_context_t *ctx = ctx_arg;
+
+  if (ctx->rounds == 10)
+    cfb_enc_sha1_rounds (ctx, 10, iv, out, in, nblocks, state);
+  else if (ctx->rounds == 12)
+    cfb_enc_sha1_rounds (ctx, 12, iv, out, in, nblocks, state);
+  else
+    cfb_enc_sha1_rounds (ctx, 14, iv, out, in, nblocks, state);
+}
+
+AESNI_SHA_TARGET static void
+aesni_cfb_dec_sha1 (const void *ctx_arg, unsigned char *iv,
+                    unsigned char *out, const unsigned char *in,
+                    size_t nblocks, uint32_t state[5])
+{
+  const aesni_context_t *ctx = ctx_arg;
+  const __m128i *k = ctx->enc_keys;
+  unsigned int rounds = ctx->rounds, r;
+  __m128i b0, b1, b2, b3, rk_, rk_last = k[rounds];
+  __m128i c = loadu (iv);
+  SHA1_SHANI_VARIABLES;
+
+  SHA1_SHANI_LOAD_STATE (state);
+  for (; nblocks; nblocks -= 4, in += 4 * AES_BLOCKSIZE,
+         out += 4 * AES_BLOCKSIZE)
+    {
+      /* Block i is encrypted from ciphertext i - 1.  */
+      b0 = c;
+      b1 = loadu (in);
+      b2 = loadu (in + AES_BLOCKSIZE);
+      b3 = loadu (in + 2 * AES_BLOCKSIZE);
+      c = loadu (in + 3 * AES_BLOCKSIZE);
+      rk_ = k[0];
+      FOR_FOUR (XOR_KEY_);
+      for (r = 1; r < rounds; r++)
+        {
+          rk_ = k[r];
+          FOR_FOUR (AESENC_);
+        }
+      /* As in aesni_cfb_dec: the ciphertext is read again, before the
+       * store that may overwrite it, and XORed in the last round.  */
+#define LAST_(i)                                                        \
+      b ## i = _mm_aesenclast_si128                                     \
+                 (b ## i, _mm_xor_si128 (rk_last,                       \
+                                         loadu (in + i * AES_BLOCKSIZE))); \
+      storeu (out + i * AES_BLOCKSIZE, b ## i)
+      FOR_FOUR (LAST_);
+#undef LAST_
+      SHA1_SHANI_BEGIN_BLOCK;
+      m0 = sha1_shani_message (b0);
+      m1 = sha1_shani_message (b1);
+      m2 = sha1_shani_message (b2);
+      m3 = sha1_shani_message (b3);
+      SHA1_SHANI_STEP_0;
+      SHA1_SHANI_STEP_1;
+      SHA1_SHANI_STEP_2;
+      SHA1_SHANI_STEP_3;
+      SHA1_SHANI_STEP_4;
+      SHA1_SHANI_STEP_5;
+      SHA1_SHANI_STEP_6;
+      SHA1_SHANI_STEP_7;
+      SHA1_SHANI_STEP_8;
+      SHA1_SHANI_STEP_9;
+      SHA1_SHANI_STEP_10;
+      SHA1_SHANI_STEP_11;
+      SHA1_SHANI_STEP_12;
+      SHA1_SHANI_STEP_13;
+      SHA1_SHANI_STEP_14;
+      SHA1_SHANI_STEP_15;
+      SHA1_SHANI_STEP_16;
+      SHA1_SHANI_STEP_17;
+      SHA1_SHANI_STEP_18;
+      SHA1_SHANI_STEP_19;
+      SHA1_SHANI_END_BLOCK;
+    }
+  storeu (iv, c);
+  SHA1_SHANI_STORE_STATE (state);
+}
+
+static const sf_cfb_sha1_t aesni_cfb_sha1 =
+  {
+    .hwf = "shani",
+    .usable = sha1_shani_cpu_usable,
+    .enc = aesni_cfb_enc_sha1,
+    .dec = aesni_cfb_dec_sha1
+  };
+
 #define AESNI_CONTEXT_SIZE sizeof (aesni_context_t)
 #define AESNI_FUNCS                                                     \
   .encrypt = aesni_encrypt,                                             \
@@ -882,7 +1086,8 @@ aesni_ctr (const void *ctx_arg, unsigned char *iv, unsigned char *out,
   .cfb_enc = aesni_cfb_enc,                                             \
   .cfb_dec = aesni_cfb_dec,                                             \
   .ofb = NULL,                                                          \
-  .ctr = aesni_ctr
+  .ctr = aesni_ctr,                                                     \
+  .cfb_sha1 = &aesni_cfb_sha1
 
 #else /* Neither x86-64 nor i386.  */
 

@@ -21,11 +21,16 @@
  *     plus optional bulk functions that the generic modes call when
  *     present (NULL otherwise, never required for correctness);
  *
+ *   - optionally (ABI version 2), CFB_SHA1: CFB stitched with the
+ *     SHA-1 of the plaintext, for OpenPGP's MDC (see sf_cfb_sha1_t);
+ *
  *   - how it checks itself: known-answer vectors as hex strings.
  *     The cipher table runs them, in both directions, when the spec
  *     is registered, and also checks that 1000 encryptions followed
- *     by 1000 decryptions of a zero block return to zero.  A spec
- *     that fails is refused.
+ *     by 1000 decryptions of a zero block return to zero, and that a
+ *     usable CFB_SHA1 entry gives what the spec's own CFB and the
+ *     portable SHA-1 give on a fixed message.  A spec that fails is
+ *     refused.
  *
  * Contracts the table relies on and does not check:
  *
@@ -53,15 +58,21 @@
 #define SFCIPHER_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <gpg-error.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Bumped whenever struct sf_cipher_spec or struct sf_module changes
- * in a way that breaks binary compatibility.  */
-#define SF_ABI_VERSION 1
+/* The version of struct sf_cipher_spec and struct sf_module a module
+ * is built for.  Fields are only ever added at the end of the spec,
+ * so the program reads a field only when the spec's version has it,
+ * and modules built for an older version keep loading; a module built
+ * for a newer version than the program's is refused.
+ *   1  the original spec;
+ *   2  adds CFB_SHA1.  */
+#define SF_ABI_VERSION 2
 
 /* Alignment the caller guarantees for a module's context.  */
 #define SF_CONTEXT_ALIGN 64
@@ -93,9 +104,50 @@ typedef void (*sf_bulk_iv_t) (const void *ctx, unsigned char *iv,
                               unsigned char *out, const unsigned char *in,
                               size_t nblocks);
 
+/* CFB stitched with SHA-1 (ABI version 2).  OpenPGP's SEIPD packet
+ * (RFC 4880 5.13) encrypts with CFB and hashes the plaintext with
+ * SHA-1 for its MDC.  CFB encryption is one chain of dependent block
+ * encryptions and SHA-1 another of dependent rounds; an
+ * implementation that can run both in one pass, each on execution
+ * units the other leaves idle, offers it here.
+ *
+ * ENC encrypts NBLOCKS whole blocks from IN to OUT in full-block CFB,
+ * exactly as CFB_ENC does (IV is the chaining value on entry and on
+ * return), and applies the SHA-1 compression function of FIPS 180-4
+ * 6.1.2 to the plaintext IN, as NBLOCKS * BLOCKSIZE / 64 consecutive
+ * 64-byte message blocks, updating SHA1_STATE.  DEC decrypts likewise
+ * and compresses the plaintext it writes to OUT.  The contract:
+ *
+ *   - NBLOCKS * BLOCKSIZE is a positive multiple of 64: the caller
+ *     brings the cipher and the hash to block boundaries first;
+ *   - SHA1_STATE is the intermediate hash value H0..H4 as host-order
+ *     integers; no padding, no length: the caller finishes the hash;
+ *   - IN and OUT are identical or do not overlap, with no alignment;
+ *     the context is not modified (as for every function here);
+ *   - the result, OUT, IV and SHA1_STATE, is bit for bit what CFB
+ *     and SHA-1 in series give.  The table checks that when it
+ *     registers the spec, and refuses the spec if not.
+ *
+ * Either function may be NULL, not both.  HWF and USABLE are as in
+ * the spec, for what the entry needs beyond the spec itself (the SHA
+ * instructions: "shani"); the entry is used only when the spec and
+ * the entry are both usable, and only for full-block CFB.  */
+typedef void (*sf_cfb_sha1_fn_t) (const void *ctx, unsigned char *iv,
+                                  unsigned char *out,
+                                  const unsigned char *in, size_t nblocks,
+                                  uint32_t sha1_state[5]);
+
+typedef struct sf_cfb_sha1
+{
+  const char *hwf;              /* Hardware feature needed, or NULL.  */
+  int (*usable) (void);         /* NULL means always usable.  */
+  sf_cfb_sha1_fn_t enc;
+  sf_cfb_sha1_fn_t dec;
+} sf_cfb_sha1_t;
+
 typedef struct sf_cipher_spec
 {
-  /* Must be SF_ABI_VERSION; read before anything else.  */
+  /* SF_ABI_VERSION; read before anything else.  */
   unsigned int abi_version;
 
   const char *name;
@@ -131,6 +183,9 @@ typedef struct sf_cipher_spec
 
   const sf_kat_t *kats;
   size_t n_kats;
+
+  /* ABI version 2.  Optional: CFB stitched with SHA-1.  */
+  const sf_cfb_sha1_t *cfb_sha1;
 } sf_cipher_spec_t;
 
 /* What a module file exports: its ABI version and its specs, as a

@@ -34,6 +34,10 @@
 typedef void sf_sha1_blocks_fn (uint32_t state[5], const unsigned char *data,
                                 size_t nblocks);
 
+/* While TOTAL is a multiple of 64 nothing is buffered, and code that
+ * compresses whole blocks itself (a cipher mode stitched with the
+ * MDC) may update STATE with any block function and add the bytes to
+ * TOTAL: SHA-1 is SHA-1, whichever implementation computes it.  */
 typedef struct
 {
   uint32_t state[5];

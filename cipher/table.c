@@ -19,6 +19,9 @@
 #include "libsfcipher.h"
 #include "static-modules.h"
 
+/* The oldest ABI version whose specs and modules still load.  */
+#define OLDEST_ABI_VERSION 1
+
 static sf_table_entry_t *table;
 static size_t table_len;
 static size_t table_size;
@@ -55,6 +58,28 @@ sf_spec_usable (const sf_cipher_spec_t *spec)
   if (spec->hwf && sf_hwf_disabled (spec->hwf))
     return 0;
   return !spec->usable || spec->usable ();
+}
+
+
+/* The CFB_SHA1 field of SPEC, never read in a spec built for ABI
+ * version 1, whose struct ends before it.  */
+static const sf_cfb_sha1_t *
+cfb_sha1_field (const sf_cipher_spec_t *spec)
+{
+  return spec->abi_version >= 2 ? spec->cfb_sha1 : NULL;
+}
+
+
+const sf_cfb_sha1_t *
+sf_spec_cfb_sha1 (const sf_cipher_spec_t *spec)
+{
+  const sf_cfb_sha1_t *entry = cfb_sha1_field (spec);
+
+  if (!entry || !sf_spec_usable (spec)
+      || (entry->hwf && sf_hwf_disabled (entry->hwf))
+      || (entry->usable && !entry->usable ()))
+    return NULL;
+  return entry;
 }
 
 
@@ -155,16 +180,13 @@ run_one_kat (const sf_cipher_spec_t *spec, void *ctx, const sf_kat_t *kat,
 }
 
 
-/* Encrypt a zero block 1000 times, decrypt 1000 times and expect
- * zero again: catches a decrypt that is not the inverse of encrypt
- * on data the known answers do not reach.  */
+/* Key CTX with a fixed key of SPEC's length, for the tests beyond the
+ * known answers.  */
 static gpg_error_t
-run_round_trip (const sf_cipher_spec_t *spec, void *ctx,
-                char *why, size_t whylen)
+set_test_key (const sf_cipher_spec_t *spec, void *ctx,
+              char *why, size_t whylen)
 {
-  static const unsigned char zero[SF_MAX_BLOCKSIZE];
   unsigned char key[KAT_MAX_KEY];
-  unsigned char block[SF_MAX_BLOCKSIZE];
   gpg_error_t err;
   size_t i;
 
@@ -178,6 +200,25 @@ run_round_trip (const sf_cipher_spec_t *spec, void *ctx,
                 spec->keylen, gpg_strerror (err));
       return gpg_error (GPG_ERR_SELFTEST_FAILED);
     }
+  return 0;
+}
+
+
+/* Encrypt a zero block 1000 times, decrypt 1000 times and expect
+ * zero again: catches a decrypt that is not the inverse of encrypt
+ * on data the known answers do not reach.  */
+static gpg_error_t
+run_round_trip (const sf_cipher_spec_t *spec, void *ctx,
+                char *why, size_t whylen)
+{
+  static const unsigned char zero[SF_MAX_BLOCKSIZE];
+  unsigned char block[SF_MAX_BLOCKSIZE];
+  gpg_error_t err;
+  size_t i;
+
+  err = set_test_key (spec, ctx, why, whylen);
+  if (err)
+    return err;
   memset (block, 0, sizeof block);
   for (i = 0; i < 1000; i++)
     spec->encrypt (ctx, block, block);
@@ -195,11 +236,112 @@ run_round_trip (const sf_cipher_spec_t *spec, void *ctx,
 }
 
 
+/* The stitched test message: 14 SHA-1 blocks, given to the entry as
+ * one block and then thirteen, so that a kernel's main loop and its
+ * tail (if it has one) both run, and the IV and the hash state must
+ * carry over from one call to the next.  */
+#define STITCH_FIRST 64
+#define STITCH_LEN (14 * 64)
+
+/* Run the stitched function FN of SPEC in two calls over DATA
+ * (STITCH_LEN bytes, in place) from the register IV and SHA-1's
+ * initial hash value; true when DATA, IV and the hash state then
+ * are WANT_DATA, the last block of CT and WANT_STATE.  */
+static int
+stitched_ok (const sf_cipher_spec_t *spec, sf_cfb_sha1_fn_t fn, void *ctx,
+             unsigned char *data, const unsigned char *want_data,
+             const unsigned char *ct, unsigned char *iv,
+             const uint32_t *want_state)
+{
+  size_t bs = spec->blocksize;
+  uint32_t state[5];
+  sf_sha1_t md;
+
+  sf_sha1_init_with (&md, sf_sha1_blocks_ref);
+  memcpy (state, md.state, sizeof state);
+  fn (ctx, iv, data, data, STITCH_FIRST / bs, state);
+  fn (ctx, iv, data + STITCH_FIRST, data + STITCH_FIRST,
+      (STITCH_LEN - STITCH_FIRST) / bs, state);
+  return (!memcmp (data, want_data, STITCH_LEN)
+          && !memcmp (iv, ct + STITCH_LEN - bs, bs)
+          && !memcmp (state, want_state, sizeof state));
+}
+
+/* The fixed message PT, the register REG, and what they stand for:
+ * CT, the spec's own CFB one block at a time, and STATE, the
+ * portable SHA-1 compression of PT from the initial hash value.  */
+static void
+stitched_reference (const sf_cipher_spec_t *spec, void *ctx,
+                    unsigned char *pt, unsigned char *ct,
+                    unsigned char *reg, uint32_t state[5])
+{
+  size_t bs = spec->blocksize, i, j;
+  sf_sha1_t md;
+
+  for (i = 0; i < STITCH_LEN; i++)
+    pt[i] = (unsigned char) (i * 73 + (i >> 8) + 5);
+  for (i = 0; i < bs; i++)
+    reg[i] = (unsigned char) (i * 19 + 200);
+  for (i = 0; i < STITCH_LEN; i += bs)
+    {
+      spec->encrypt (ctx, ct + i, i ? ct + i - bs : reg);
+      for (j = 0; j < bs; j++)
+        ct[i + j] ^= pt[i + j];
+    }
+  sf_sha1_init_with (&md, sf_sha1_blocks_ref);
+  sf_sha1_blocks_ref (md.state, pt, STITCH_LEN / SF_SHA1_BLOCK_LEN);
+  memcpy (state, md.state, 5 * sizeof *state);
+  sf_wipememory (&md, sizeof md);
+}
+
+/* Check SPEC's usable stitched entry against what it stands for, on
+ * a fixed message, in both directions.  */
+static gpg_error_t
+run_stitched_test (const sf_cipher_spec_t *spec, void *ctx,
+                   char *why, size_t whylen)
+{
+  const sf_cfb_sha1_t *entry = sf_spec_cfb_sha1 (spec);
+  size_t bs = spec->blocksize;
+  unsigned char pt[STITCH_LEN], ct[STITCH_LEN], buf[STITCH_LEN];
+  unsigned char reg[SF_MAX_BLOCKSIZE], iv[SF_MAX_BLOCKSIZE];
+  uint32_t want[5];
+  const char *failed = NULL;
+  gpg_error_t err;
+
+  if (!entry)
+    return 0;
+  err = set_test_key (spec, ctx, why, whylen);
+  if (err)
+    return err;
+  stitched_reference (spec, ctx, pt, ct, reg, want);
+  memcpy (buf, pt, STITCH_LEN);
+  memcpy (iv, reg, bs);
+  if (entry->enc && !stitched_ok (spec, entry->enc, ctx, buf, ct, ct, iv,
+                                  want))
+    failed = "encryption";
+  memcpy (buf, ct, STITCH_LEN);
+  memcpy (iv, reg, bs);
+  if (!failed && entry->dec
+      && !stitched_ok (spec, entry->dec, ctx, buf, pt, ct, iv, want))
+    failed = "decryption";
+  if (spec->release)
+    spec->release (ctx);
+  if (failed)
+    {
+      snprintf (why, whylen, "stitched CFB + SHA-1 %s differs from CFB"
+                " and SHA-1 in series", failed);
+      return gpg_error (GPG_ERR_SELFTEST_FAILED);
+    }
+  return 0;
+}
+
+
 /* Run the N_KATS known answers KATS on SPEC, which need not be the
- * spec they come from, and then, when ROUND_TRIP, the round trip.  */
+ * spec they come from, and then, when OWN (SPEC's own self-test),
+ * the round trip and the stitched entry.  */
 static gpg_error_t
 run_selftest (const sf_cipher_spec_t *spec, const sf_kat_t *kats,
-              size_t n_kats, int round_trip, char *why, size_t whylen)
+              size_t n_kats, int own, char *why, size_t whylen)
 {
   size_t ctxalloc;
   void *ctx;
@@ -215,8 +357,10 @@ run_selftest (const sf_cipher_spec_t *spec, const sf_kat_t *kats,
 
   for (i = 0; !err && i < n_kats; i++)
     err = run_one_kat (spec, ctx, &kats[i], i, why, whylen);
-  if (!err && round_trip)
+  if (!err && own)
     err = run_round_trip (spec, ctx, why, whylen);
+  if (!err && own)
+    err = run_stitched_test (spec, ctx, why, whylen);
 
   sf_wipememory (ctx, ctxalloc);
   free (ctx);
@@ -236,15 +380,31 @@ sf_spec_selftest (const sf_cipher_spec_t *spec, char *why, size_t whylen)
 }
 
 
+/* True when a spec or module built for ABI VERSION can be loaded;
+ * else says why in WHY.  */
+static int
+abi_version_supported (unsigned int version, char *why, size_t whylen)
+{
+  if (version >= OLDEST_ABI_VERSION && version <= SF_ABI_VERSION)
+    return 1;
+  snprintf (why, whylen, "module ABI version %u, this program supports"
+            " %u to %u", version, OLDEST_ABI_VERSION, SF_ABI_VERSION);
+  return 0;
+}
+
+
 /* Check the fields the modes and the table rely on.  */
 static int
 spec_is_wellformed (const sf_cipher_spec_t *spec)
 {
+  const sf_cfb_sha1_t *stitched = cfb_sha1_field (spec);
+
   return (spec->name && *spec->name && spec->impl && *spec->impl
           && (spec->blocksize == 8 || spec->blocksize == 16)
           && spec->keylen && spec->keylen <= KAT_MAX_KEY
           && spec->setkey && spec->encrypt && spec->decrypt
-          && spec->openpgp_id >= 0 && spec->openpgp_id < 256);
+          && spec->openpgp_id >= 0 && spec->openpgp_id < 256
+          && (!stitched || stitched->enc || stitched->dec));
 }
 
 
@@ -343,12 +503,8 @@ sf_table_register (const sf_cipher_spec_t *spec, const char *origin,
   const char *const *alias;
   gpg_error_t err;
 
-  if (spec->abi_version != SF_ABI_VERSION)
-    {
-      snprintf (why, whylen, "module ABI version %u, this program needs %u",
-                spec->abi_version, SF_ABI_VERSION);
-      return gpg_error (GPG_ERR_UNKNOWN_VERSION);
-    }
+  if (!abi_version_supported (spec->abi_version, why, whylen))
+    return gpg_error (GPG_ERR_UNKNOWN_VERSION);
   if (!spec_is_wellformed (spec))
     {
       snprintf (why, whylen, "malformed cipher spec%s%s",
@@ -429,12 +585,8 @@ sf_table_register_module (const sf_module_t *module, const char *origin,
   size_t saved_len = table_len;
   gpg_error_t err;
 
-  if (module->abi_version != SF_ABI_VERSION)
-    {
-      snprintf (why, whylen, "module ABI version %u, this program needs %u",
-                module->abi_version, SF_ABI_VERSION);
-      return gpg_error (GPG_ERR_UNKNOWN_VERSION);
-    }
+  if (!abi_version_supported (module->abi_version, why, whylen))
+    return gpg_error (GPG_ERR_UNKNOWN_VERSION);
   if (!module->specs || !module->specs[0])
     {
       snprintf (why, whylen, "module exports no cipher");

@@ -16,8 +16,8 @@
  * The stages are sources pulled from the output side: input -> armor
  * (detected) -> packet body -> decrypt and hash -> for each compressed
  * packet: its body -> inflate -> literal packet body (literal.c) ->
- * output.  The last 22 decrypted bytes are always held back, so the
- * MDC packet is found at the end of a stream of unknown length.
+ * output.  The last 22 bytes are always held back, still encrypted,
+ * so the MDC packet is found at the end of a stream of unknown length.
  */
 #include <config.h>
 
@@ -33,6 +33,7 @@
 #include "passphrase.h"
 #include "literal.h"
 #include "extension.h"
+#include "mdc.h"
 
 #define WHAT "decryption failed"
 
@@ -68,8 +69,8 @@ typedef struct decrypt_source
 {
   packet_body_t *body;
   sf_cipher_hd_t cipher;
-  gcry_md_hd_t mdc;     /* NULL for a legacy SED packet.  */
-  unsigned char tail[MDC_PACKET_LEN];
+  mdc_t *mdc;           /* NULL for a legacy SED packet.  */
+  unsigned char tail[MDC_PACKET_LEN];   /* Ciphertext held back.  */
   size_t taillen;
   int eof;
   int failed;           /* The error came from this stage or below.  */
@@ -77,18 +78,29 @@ typedef struct decrypt_source
 } decrypt_source_t;
 
 
-/* Check the MDC packet held back in DS->TAIL at the end of the data.  */
+/* Decrypt and check the MDC packet held back in DS->TAIL at the end
+ * of the data: its two header bytes are hashed, the digest not.  */
 static gpg_error_t
 check_mdc (decrypt_source_t *ds)
 {
-  const unsigned char *digest;
+  unsigned char *tail = ds->tail;
+  unsigned char digest[SF_SHA1_DIGEST_LEN];
+  gpg_error_t err;
 
-  if (ds->taillen == MDC_PACKET_LEN && ds->tail[0] == 0xd3
-      && ds->tail[1] == 0x14)
+  if (ds->taillen == MDC_PACKET_LEN)
     {
-      gcry_md_write (ds->mdc, ds->tail, 2);
-      digest = gcry_md_read (ds->mdc, GCRY_MD_SHA1);
-      if (!memcmp (digest, ds->tail + 2, 20))
+      err = mdc_decrypt (ds->mdc, tail, tail, 2);
+      if (!err)
+        err = sf_cipher_decrypt (ds->cipher, tail + 2, tail + 2,
+                                 MDC_PACKET_LEN - 2);
+      if (err)
+        {
+          ds->failed = 1;
+          return fail (err, WHAT, "cipher: %s", gpg_strerror (err));
+        }
+      mdc_final (ds->mdc, digest);
+      if (tail[0] == 0xd3 && tail[1] == 0x14
+          && !memcmp (digest, tail + 2, SF_SHA1_DIGEST_LEN))
         return 0;
     }
   if (opt.ignore_mdc_error)
@@ -112,7 +124,7 @@ decrypt_source_read (void *ctx, unsigned char *buf, size_t size,
 {
   decrypt_source_t *ds = ctx;
   gpg_error_t err;
-  size_t got, total, keep, off, end, hashed, n;
+  size_t got, total, keep;
 
   *nread = 0;
   if (ds->eof)
@@ -147,24 +159,14 @@ decrypt_source_read (void *ctx, unsigned char *buf, size_t size,
         }
       total = ds->taillen + got;
       keep = total < MDC_PACKET_LEN ? total : MDC_PACKET_LEN;
-      /* Decrypt the new bytes and hash those that are released, one
-       * cache-sized slice at a time.  */
-      for (off = ds->taillen, hashed = 0; off < total; off = end)
+      /* What may be the MDC packet stays encrypted: decrypting only
+       * what is hashed keeps the cipher and the hash at the same
+       * position, as stitched code needs them.  */
+      err = mdc_decrypt (ds->mdc, buf, buf, total - keep);
+      if (err)
         {
-          end = off + CRYPT_SLICE < total ? off + CRYPT_SLICE : total;
-          err = sf_cipher_decrypt (ds->cipher, buf + off, buf + off,
-                                   end - off);
-          if (err)
-            {
-              ds->failed = 1;
-              return fail (err, WHAT, "cipher: %s", gpg_strerror (err));
-            }
-          n = end < total - keep ? end : total - keep;
-          if (n > hashed)
-            {
-              gcry_md_write (ds->mdc, buf + hashed, n - hashed);
-              hashed = n;
-            }
+          ds->failed = 1;
+          return fail (err, WHAT, "cipher: %s", gpg_strerror (err));
         }
       memcpy (ds->tail, buf + total - keep, keep);
       ds->taillen = keep;
@@ -429,8 +431,11 @@ check_prefix (decrypt_source_t *ds, int tag)
   unsigned char prefix[MAX_BLOCKSIZE + 2];
 
   err = packet_body_read_exact (ds->body, prefix, bs + 2, "encrypted data");
+  if (!err && tag == PKT_ENCRYPTED_MDC)
+    err = mdc_open (&ds->mdc, ds->cipher);
   if (!err)
-    err = sf_cipher_decrypt (ds->cipher, prefix, prefix, bs + 2);
+    err = ds->mdc ? mdc_decrypt (ds->mdc, prefix, prefix, bs + 2)
+                  : sf_cipher_decrypt (ds->cipher, prefix, prefix, bs + 2);
   if (err)
     return err;
   if (prefix[bs - 2] != prefix[bs] || prefix[bs - 1] != prefix[bs + 1])
@@ -438,7 +443,6 @@ check_prefix (decrypt_source_t *ds, int tag)
                  "wrong passphrase (Bad session key)");
   if (tag == PKT_ENCRYPTED)
     return sf_cipher_sync (ds->cipher);
-  gcry_md_write (ds->mdc, prefix, bs + 2);
   return 0;
 }
 
@@ -597,8 +601,6 @@ decrypt_packet (reader_t *in, const packet_header_t *hdr, const skesk_t *sk,
       if (!err && version != 1)
         err = fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
                     "unsupported SEIPD version %d", version);
-      if (!err)
-        err = gcry_md_open (&ds.mdc, GCRY_MD_SHA1, 0);
       if (err)
         goto leave;
     }
@@ -631,7 +633,7 @@ decrypt_packet (reader_t *in, const packet_header_t *hdr, const skesk_t *sk,
  leave:
   reader_release (&plain);
   sf_cipher_close (ds.cipher);
-  gcry_md_close (ds.mdc);
+  mdc_close (ds.mdc);
   free (buf);
   return err;
 }

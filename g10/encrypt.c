@@ -27,6 +27,7 @@
 #include "outfile.h"
 #include "passphrase.h"
 #include "extension.h"
+#include "mdc.h"
 
 #define WHAT "encryption failed"
 
@@ -34,7 +35,7 @@
 typedef struct seipd_writer
 {
   sf_cipher_hd_t cipher;
-  gcry_md_hd_t mdc;
+  mdc_t *mdc;
   packet_writer_t packet;
 } seipd_writer_t;
 
@@ -52,10 +53,7 @@ seipd_sink (void *ctx, const unsigned char *buf, size_t len)
       n = packet_writer_space (&sw->packet, &out);
       if (n > len)
         n = len;
-      if (n > CRYPT_SLICE)
-        n = CRYPT_SLICE;
-      gcry_md_write (sw->mdc, buf, n);
-      err = sf_cipher_encrypt (sw->cipher, out, buf, n);
+      err = mdc_encrypt (sw->mdc, out, buf, n);
       if (err)
         return fail (err, WHAT, "cipher: %s", gpg_strerror (err));
       err = packet_writer_commit (&sw->packet, n);
@@ -78,9 +76,13 @@ seipd_finish (seipd_writer_t *sw)
 
   mdc[0] = 0xd3;
   mdc[1] = 0x14;
-  gcry_md_write (sw->mdc, mdc, 2);
-  memcpy (mdc + 2, gcry_md_read (sw->mdc, GCRY_MD_SHA1), 20);
-  err = sf_cipher_encrypt (sw->cipher, mdc, mdc, sizeof mdc);
+  err = mdc_encrypt (sw->mdc, mdc, mdc, 2);
+  if (!err)
+    {
+      mdc_final (sw->mdc, mdc + 2);
+      err = sf_cipher_encrypt (sw->cipher, mdc + 2, mdc + 2,
+                               sizeof mdc - 2);
+    }
   if (err)
     return fail (err, WHAT, "cipher: %s", gpg_strerror (err));
   err = packet_writer_sink (&sw->packet, mdc, sizeof mdc);
@@ -266,7 +268,7 @@ encrypt_stream (fd_stream_t *in, const char *litname, sink_fn_t sink,
   if (!err)
     err = packet_writer_init (&sw.packet, PKT_ENCRYPTED_MDC, sink, sink_ctx);
   if (!err)
-    err = gcry_md_open (&sw.mdc, GCRY_MD_SHA1, 0);
+    err = mdc_open (&sw.mdc, sw.cipher);
   if (err)
     goto leave;
 
@@ -296,7 +298,7 @@ encrypt_stream (fd_stream_t *in, const char *litname, sink_fn_t sink,
   packet_writer_release (&lit);
   compress_writer_release (cw);
   packet_writer_release (&sw.packet);
-  gcry_md_close (sw.mdc);
+  mdc_close (sw.mdc);
   return err;
 }
 

@@ -181,7 +181,35 @@ __attribute__ ((visibility ("default")))
 const sf_module_t sf_module = { SF_ABI_VERSION + 1, "future", none };
 C
   cc -shared -fPIC -I"$STAGE/usr/local/include" -o "$BATS_TEST_TMPDIR/future.so" "$BATS_TEST_TMPDIR/future.c"
-  refused "$BATS_TEST_TMPDIR/future.so" "module ABI version 2, this program needs 1"
+  refused "$BATS_TEST_TMPDIR/future.so" "module ABI version 3, this program supports 1 to 2"
+}
+
+@test "modules: modules built for ABI version 1 still load, and encrypt" {
+  # tests/sfcipher-v1.h is the header as it was at version 1, frozen.
+  v1="$BATS_TEST_TMPDIR/v1"
+  mkdir "$v1"
+  cp "$top_srcdir/tests/sfcipher-v1.h" "$v1/sfcipher.h"
+  [ "$(sed -n 's/^#define SF_ABI_VERSION //p' "$v1/sfcipher.h")" = 1 ]
+  [ "$(sed -n 's/^#define SF_ABI_VERSION //p' "$STAGE/usr/local/include/sfcipher.h")" -gt 1 ]
+  # The template, as a third party built it then.
+  cp -r "$DYN/module-template" "$BATS_TEST_TMPDIR/tmpl"
+  make -s -C "$BATS_TEST_TMPDIR/tmpl" clean all SFCIPHER_CFLAGS=-I"$v1"
+  run "$DSFENC" --no-auto-modules --load-extension "$BATS_TEST_TMPDIR/tmpl/example.so" --list-ciphers --with-colons
+  [ "$status" -eq 0 ]
+  [[ "$(echo "$output" | impl_line EXAMPLE64 ref)" == *":dynamic:$BATS_TEST_TMPDIR/tmpl/example.so:ok:default:" ]]
+  # Twofish's own source, as implementation "v1", encrypts for gpg and
+  # decrypts again.  Its "sfcipher.h" is the one beside it.
+  sed 's/\.impl = "ref"/.impl = "v1"/' "$DYN/src/cipher/twofish.c" > "$v1/twofish-v1.c"
+  cc -O2 -shared -fPIC -fvisibility=hidden -DSF_DYNAMIC_MODULE -I"$DYN/src" \
+    -o "$v1/twofish-v1.so" "$v1/twofish-v1.c"
+  ext=(--no-auto-modules --load-extension "$v1/twofish-v1.so" --batch --passphrase pw)
+  head -c 70001 /dev/urandom > "$BATS_TEST_TMPDIR/in"
+  "$DSFENC" "${ext[@]}" -c --cipher-algo TWOFISH --cipher-impl v1 \
+    -o "$BATS_TEST_TMPDIR/in.gpg" "$BATS_TEST_TMPDIR/in"
+  gpg --batch -q --passphrase pw --pinentry-mode loopback -d "$BATS_TEST_TMPDIR/in.gpg" > "$BATS_TEST_TMPDIR/out"
+  cmp "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/out"
+  "$DSFENC" "${ext[@]}" -d --cipher-impl v1 -o "$BATS_TEST_TMPDIR/back" "$BATS_TEST_TMPDIR/in.gpg"
+  cmp "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/back"
 }
 
 @test "modules: refuses a module whose self-test fails" {

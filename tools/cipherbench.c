@@ -14,6 +14,17 @@
  *
  * Every row carries its ratio to both: above 1 is faster than the peer.
  *
+ * Beside CFB encryption, an implementation with a stitched CFB + SHA-1
+ * entry gets the rows "cfb-enc+sha1" (one pass) and "cfb-enc;sha1"
+ * (CFB, then a separate SHA-1 of the same data): what an OpenPGP
+ * SEIPD packet costs either way, with their ratio in a note.
+ *
+ * The AEAD modes (OCB, EAX, GCM, for 128-bit blocks) are timed a
+ * message per buffer, as libgcrypt's bench-slope and "openssl speed
+ * -aead" do: nonce (the lengths RFC 9580 uses), data in place, tag
+ * made or checked.  Their "gcrypt" and "openssl" rows are libgcrypt's
+ * and OpenSSL's own OCB, EAX and GCM, not ours over their ciphers.
+ *
  * Time is the process's CPU time.  Each sample repeats the buffer
  * until at least --seconds of CPU time have passed; the implementations
  * of one cell (algorithm, mode, size) are sampled in turn, --runs
@@ -46,6 +57,7 @@
 #endif
 
 #include "libsfcipher.h"
+#include "aead.h"
 #include "benchutil.h"
 #include "plot.h"
 #include "report.h"
@@ -59,18 +71,25 @@ struct mode_def
   enum sf_cipher_mode mode;
   int encrypting;
   const char *openssl;          /* OpenSSL's mode suffix, NULL: none.  */
+  enum sf_aead_mode aead;       /* An AEAD mode (MODE unused), or 0.  */
 };
 
 static const struct mode_def modes[] =
   {
-    { "ecb", SF_MODE_ECB, 1, "ecb" },
-    { "cbc-enc", SF_MODE_CBC, 1, "cbc" },
-    { "cbc-dec", SF_MODE_CBC, 0, "cbc" },
-    { "cfb-enc", SF_MODE_CFB, 1, "cfb" },
-    { "cfb-dec", SF_MODE_CFB, 0, "cfb" },
-    { "ctr", SF_MODE_CTR, 1, "ctr" },
-    { "ofb", SF_MODE_OFB, 1, "ofb" },
-    { "openpgp-cfb", SF_MODE_OPENPGP_CFB, 1, NULL }
+    { "ecb", SF_MODE_ECB, 1, "ecb", 0 },
+    { "cbc-enc", SF_MODE_CBC, 1, "cbc", 0 },
+    { "cbc-dec", SF_MODE_CBC, 0, "cbc", 0 },
+    { "cfb-enc", SF_MODE_CFB, 1, "cfb", 0 },
+    { "cfb-dec", SF_MODE_CFB, 0, "cfb", 0 },
+    { "ctr", SF_MODE_CTR, 1, "ctr", 0 },
+    { "ofb", SF_MODE_OFB, 1, "ofb", 0 },
+    { "openpgp-cfb", SF_MODE_OPENPGP_CFB, 1, NULL, 0 },
+    { "ocb-enc", 0, 1, "ocb", SF_AEAD_OCB },
+    { "ocb-dec", 0, 0, "ocb", SF_AEAD_OCB },
+    { "eax-enc", 0, 1, NULL, SF_AEAD_EAX },
+    { "eax-dec", 0, 0, NULL, SF_AEAD_EAX },
+    { "gcm-enc", 0, 1, "gcm", SF_AEAD_GCM },
+    { "gcm-dec", 0, 0, "gcm", SF_AEAD_GCM }
   };
 #define N_MODES (sizeof modes / sizeof *modes)
 
@@ -135,7 +154,9 @@ usage (FILE *fp)
          "  --algo LIST     algorithms to measure, comma separated (default all)\n"
          "  --impl LIST     implementations to measure besides gcrypt and openssl\n"
          "  --mode LIST     ecb, cbc-enc, cbc-dec, cfb-enc, cfb-dec, ctr, ofb,\n"
-         "                  openpgp-cfb, or all (default cfb-enc,cfb-dec)\n"
+         "                  openpgp-cfb, ocb-enc, ocb-dec, eax-enc, eax-dec,\n"
+         "                  gcm-enc, gcm-dec (128-bit blocks), or all\n"
+         "                  (default cfb-enc,cfb-dec)\n"
          "  --size LIST     buffer sizes in bytes, multiples of 16, or all\n"
          "                  (16,64,256,1024,8192,16384; default 16384)\n"
          "  --seconds S     CPU seconds per sample (default 0.2)\n"
@@ -282,53 +303,165 @@ openssl_has (const sf_cipher_spec_t *spec, const struct mode_def *mode)
 }
 #endif
 
-/* One sample of IMPL: MiB/s of MODE over BUF (SIZE bytes); the
- * cycles per byte go to *R_CPB.  */
-static double
-sample (const struct impl *impl, const struct mode_def *mode,
-        unsigned char *buf, size_t size, double *r_cpb)
+/* One AEAD message a call, by our modes over SPEC or by libgcrypt's or
+ * OpenSSL's own.  */
+struct aead_runner
 {
-  const sf_cipher_spec_t *spec = impl->spec;
-  unsigned char key[64], iv[SF_MAX_BLOCKSIZE];
-  sf_cipher_hd_t hd = NULL;
-  unsigned long reps = 0, batch = 1;
-  double start, elapsed;
-  uint64_t cycles0, cycles1;
-  gpg_error_t err;
-  size_t i;
+  const struct mode_def *mode;
+  unsigned char nonce[16];
+  size_t noncelen;
+  sf_aead_hd_t hd;                /* Ours, or NULL.  */
+  gcry_cipher_hd_t ghd;           /* libgcrypt's, or NULL.  */
 #ifdef HAVE_OPENSSL
-  EVP_CIPHER_CTX *ctx = NULL;
-  EVP_CIPHER *cipher = NULL;
-  int outl;
+  EVP_CIPHER_CTX *ctx;            /* OpenSSL's, or NULL.  */
+  EVP_CIPHER *cipher;
+#endif
+};
+
+static int
+gcry_aead_mode (enum sf_aead_mode mode)
+{
+  return mode == SF_AEAD_OCB ? GCRY_CIPHER_MODE_OCB
+         : mode == SF_AEAD_EAX ? GCRY_CIPHER_MODE_EAX : GCRY_CIPHER_MODE_GCM;
+}
+
+#ifdef HAVE_OPENSSL
+static void
+openssl_aead_open (struct aead_runner *r, const struct impl *impl,
+                   const unsigned char *key)
+{
+  r->cipher = openssl_cipher (impl->spec, r->mode);
+  r->ctx = EVP_CIPHER_CTX_new ();
+  if (!r->cipher || !r->ctx
+      || !EVP_CipherInit_ex2 (r->ctx, r->cipher, NULL, NULL,
+                              r->mode->encrypting, NULL)
+      || !EVP_CIPHER_CTX_ctrl (r->ctx, EVP_CTRL_AEAD_SET_IVLEN,
+                               (int) r->noncelen, NULL)
+      || !EVP_CipherInit_ex2 (r->ctx, NULL, key, NULL, r->mode->encrypting,
+                              NULL))
+    bench_die (impl->spec->name, "OpenSSL refused the AEAD cipher");
+}
+
+static void
+openssl_aead_message (struct aead_runner *r, unsigned char *buf, size_t size)
+{
+  unsigned char tag[16] = { 0 };
+  int outl, finl;
+
+  EVP_CipherInit_ex2 (r->ctx, NULL, NULL, r->nonce, r->mode->encrypting, NULL);
+  if (!r->mode->encrypting)
+    EVP_CIPHER_CTX_ctrl (r->ctx, EVP_CTRL_AEAD_SET_TAG, sizeof tag, tag);
+  EVP_CipherUpdate (r->ctx, buf, &outl, buf, (int) size);
+  /* Decryption fails here on the made-up tag, having done the work.  */
+  EVP_CipherFinal_ex (r->ctx, buf + outl, &finl);
+  if (r->mode->encrypting)
+    EVP_CIPHER_CTX_ctrl (r->ctx, EVP_CTRL_AEAD_GET_TAG, sizeof tag, tag);
+}
 #endif
 
-  /* Any fixed key without weak parts will do.  */
-  for (i = 0; i < sizeof key; i++)
-    key[i] = (unsigned char) (i * 0x9d + 0x35);
-  memset (iv, 0xa5, sizeof iv);
+static void
+aead_runner_open (struct aead_runner *r, const struct impl *impl,
+                  const struct mode_def *mode, const unsigned char *key)
+{
+  const sf_cipher_spec_t *spec = impl->spec;
+  gpg_error_t err;
+
+  memset (r, 0, sizeof *r);
+  r->mode = mode;
+  /* RFC 9580's nonce lengths (5.13.2, 9.6).  */
+  r->noncelen = mode->aead == SF_AEAD_OCB ? 15
+                : mode->aead == SF_AEAD_EAX ? 16 : 12;
+  memset (r->nonce, 0x3c, sizeof r->nonce);
   if (impl->is_openssl)
     {
 #ifdef HAVE_OPENSSL
-      cipher = openssl_cipher (spec, mode);
-      ctx = EVP_CIPHER_CTX_new ();
-      if (!cipher || !ctx
-          || !EVP_CipherInit_ex2 (ctx, cipher, key,
-                                  mode->mode == SF_MODE_ECB ? NULL : iv,
-                                  mode->encrypting, NULL)
-          || !EVP_CIPHER_CTX_set_padding (ctx, 0))
-        bench_die (spec->name, "OpenSSL refused the cipher");
+      openssl_aead_open (r, impl, key);
 #endif
+      return;
+    }
+  if (!strcmp (impl->name, "gcrypt"))
+    {
+      err = gcry_cipher_open (&r->ghd, gcry_cipher_map_name (spec->name),
+                              gcry_aead_mode (mode->aead), 0);
+      if (!err)
+        err = gcry_cipher_setkey (r->ghd, key, spec->keylen);
     }
   else
     {
-      err = sf_cipher_open (&hd, spec, mode->mode, 0);
+      err = sf_aead_open (&r->hd, spec, mode->aead, 16, 0);
       if (!err)
-        err = sf_cipher_setkey (hd, key, spec->keylen);
-      if (!err && mode->mode != SF_MODE_ECB)
-        err = sf_cipher_setiv (hd, iv, spec->blocksize);
-      if (err)
-        bench_die (spec->name, gpg_strerror (err));
+        err = sf_aead_setkey (r->hd, key, spec->keylen);
     }
+  if (err)
+    bench_die (spec->name, gpg_strerror (err));
+}
+
+/* The tag is made, or checked against a wrong one, which costs the
+ * same; its result is of no interest here.  */
+static void
+aead_runner_message (struct aead_runner *r, unsigned char *buf, size_t size)
+{
+  unsigned char tag[16] = { 0 };
+
+  if (r->hd)
+    {
+      sf_aead_setnonce (r->hd, r->nonce, r->noncelen);
+      if (r->mode->encrypting)
+        {
+          sf_aead_encrypt (r->hd, buf, buf, size);
+          sf_aead_gettag (r->hd, tag, sizeof tag);
+        }
+      else
+        {
+          sf_aead_decrypt (r->hd, buf, buf, size);
+          sf_aead_checktag (r->hd, tag, sizeof tag);
+        }
+    }
+  else if (r->ghd)
+    {
+      gcry_cipher_setiv (r->ghd, r->nonce, r->noncelen);
+      if (r->mode->aead == SF_AEAD_OCB)
+        gcry_cipher_final (r->ghd);
+      if (r->mode->encrypting)
+        {
+          gcry_cipher_encrypt (r->ghd, buf, size, NULL, 0);
+          gcry_cipher_gettag (r->ghd, tag, sizeof tag);
+        }
+      else
+        {
+          gcry_cipher_decrypt (r->ghd, buf, size, NULL, 0);
+          gcry_cipher_checktag (r->ghd, tag, sizeof tag);
+        }
+    }
+#ifdef HAVE_OPENSSL
+  else
+    openssl_aead_message (r, buf, size);
+#endif
+}
+
+static void
+aead_runner_close (struct aead_runner *r)
+{
+  sf_aead_close (r->hd);
+  gcry_cipher_close (r->ghd);
+#ifdef HAVE_OPENSSL
+  EVP_CIPHER_CTX_free (r->ctx);
+  EVP_CIPHER_free (r->cipher);
+#endif
+}
+
+/* One step of a sample: process BUF (SIZE bytes) once.  */
+typedef void (*step_fn_t) (void *arg, unsigned char *buf, size_t size);
+
+/* Repeat STEP over BUF for opt.seconds of CPU time: MiB/s, and the
+ * cycles per byte at *R_CPB.  */
+static double
+time_steps (step_fn_t step, void *arg, unsigned char *buf, size_t size,
+            double *r_cpb)
+{
+  unsigned long reps = 0, batch = 1, i;
+  double start, elapsed;
+  uint64_t cycles0, cycles1;
 
   /* Reading the CPU-time clock is a system call, which costs more
    * than a 16-byte buffer: the clock is read once per batch, and the
@@ -338,18 +471,7 @@ sample (const struct impl *impl, const struct mode_def *mode,
   do
     {
       for (i = 0; i < batch; i++)
-        {
-          if (impl->is_openssl)
-            {
-#ifdef HAVE_OPENSSL
-              EVP_CipherUpdate (ctx, buf, &outl, buf, (int) size);
-#endif
-            }
-          else if (mode->encrypting)
-            sf_cipher_encrypt (hd, buf, buf, size);
-          else
-            sf_cipher_decrypt (hd, buf, buf, size);
-        }
+        step (arg, buf, size);
       reps += batch;
       elapsed = cpu_seconds () - start;
       if (elapsed < opt.seconds / 64)
@@ -357,21 +479,127 @@ sample (const struct impl *impl, const struct mode_def *mode,
     }
   while (elapsed < opt.seconds);
   cycles1 = read_cycles ();
-
-  if (impl->is_openssl)
-    {
-#ifdef HAVE_OPENSSL
-      EVP_CIPHER_CTX_free (ctx);
-      EVP_CIPHER_free (cipher);
-#endif
-    }
-  else
-    sf_cipher_close (hd);
   if (perf_fd >= 0)
     *r_cpb = (double) (cycles1 - cycles0) / (reps * (double) size);
   else
     *r_cpb = elapsed * clock_hz / (reps * (double) size);
   return reps * (double) size / elapsed / MIB;
+}
+
+/* What one sample of an implementation runs.  */
+struct sampler
+{
+  const struct impl *impl;
+  const struct mode_def *mode;
+  sf_cipher_hd_t hd;
+  struct aead_runner aead;
+#ifdef HAVE_OPENSSL
+  EVP_CIPHER_CTX *ctx;
+  EVP_CIPHER *cipher;
+#endif
+};
+
+static void
+sampler_step (void *arg, unsigned char *buf, size_t size)
+{
+  struct sampler *sm = arg;
+
+  if (sm->mode->aead)
+    aead_runner_message (&sm->aead, buf, size);
+  else if (sm->impl->is_openssl)
+    {
+#ifdef HAVE_OPENSSL
+      int outl;
+
+      EVP_CipherUpdate (sm->ctx, buf, &outl, buf, (int) size);
+#endif
+    }
+  else if (sm->mode->encrypting)
+    sf_cipher_encrypt (sm->hd, buf, buf, size);
+  else
+    sf_cipher_decrypt (sm->hd, buf, buf, size);
+}
+
+/* Key SM's implementation for its mode with KEY and IV.  */
+static void
+sampler_open (struct sampler *sm, const unsigned char *key,
+              const unsigned char *iv)
+{
+  const sf_cipher_spec_t *spec = sm->impl->spec;
+  gpg_error_t err;
+
+  if (sm->mode->aead)
+    aead_runner_open (&sm->aead, sm->impl, sm->mode, key);
+  else if (sm->impl->is_openssl)
+    {
+#ifdef HAVE_OPENSSL
+      sm->cipher = openssl_cipher (spec, sm->mode);
+      sm->ctx = EVP_CIPHER_CTX_new ();
+      if (!sm->cipher || !sm->ctx
+          || !EVP_CipherInit_ex2 (sm->ctx, sm->cipher, key,
+                                  sm->mode->mode == SF_MODE_ECB ? NULL : iv,
+                                  sm->mode->encrypting, NULL)
+          || !EVP_CIPHER_CTX_set_padding (sm->ctx, 0))
+        bench_die (spec->name, "OpenSSL refused the cipher");
+#endif
+    }
+  else
+    {
+      err = sf_cipher_open (&sm->hd, spec, sm->mode->mode, 0);
+      if (!err)
+        err = sf_cipher_setkey (sm->hd, key, spec->keylen);
+      if (!err && sm->mode->mode != SF_MODE_ECB)
+        err = sf_cipher_setiv (sm->hd, iv, spec->blocksize);
+      if (err)
+        bench_die (spec->name, gpg_strerror (err));
+    }
+}
+
+static void
+sampler_close (struct sampler *sm)
+{
+  if (sm->mode->aead)
+    aead_runner_close (&sm->aead);
+  else if (sm->impl->is_openssl)
+    {
+#ifdef HAVE_OPENSSL
+      EVP_CIPHER_CTX_free (sm->ctx);
+      EVP_CIPHER_free (sm->cipher);
+#endif
+    }
+  else
+    sf_cipher_close (sm->hd);
+}
+
+/* Any fixed key without weak parts will do.  */
+static void
+fixed_key (unsigned char *key, size_t len)
+{
+  size_t i;
+
+  for (i = 0; i < len; i++)
+    key[i] = (unsigned char) (i * 0x9d + 0x35);
+}
+
+/* One sample of IMPL: MiB/s of MODE over BUF (SIZE bytes); the
+ * cycles per byte go to *R_CPB.  */
+static double
+sample (const struct impl *impl, const struct mode_def *mode,
+        unsigned char *buf, size_t size, double *r_cpb)
+{
+  struct sampler sm;
+  unsigned char key[64], iv[SF_MAX_BLOCKSIZE];
+  double mibs;
+
+  memset (&sm, 0, sizeof sm);
+  sm.impl = impl;
+  sm.mode = mode;
+  fixed_key (key, sizeof key);
+  memset (iv, 0xa5, sizeof iv);
+  sampler_open (&sm, key, iv);
+  mibs = time_steps (sampler_step, &sm, buf, size, r_cpb);
+  sampler_close (&sm);
+  return mibs;
 }
 
 static struct result *
@@ -398,7 +626,8 @@ measure_cell (const struct impl *impls, int nimpls,
   double *cpb = bench_xcalloc ((size_t) nimpls * opt.runs, sizeof *cpb);
   unsigned char *buf = bench_xcalloc (size + 64, 1);
   const sf_cipher_spec_t *def = NULL;
-  struct result *first = NULL;
+  /* An index: new_result may move the array.  */
+  size_t first = nresults;
   double gcrypt = NAN, openssl = NAN;
   int r, i;
 
@@ -412,8 +641,6 @@ measure_cell (const struct impl *impls, int nimpls,
     {
       struct result *res = new_result ();
 
-      if (!first)
-        first = res;
       res->spec = impls[i].spec;
       res->impl = impls[i].name;
       res->mode = mode;
@@ -426,10 +653,113 @@ measure_cell (const struct impl *impls, int nimpls,
       else if (impls[i].is_openssl)
         openssl = res->mibs;
     }
-  for (; first < results + nresults; first++)
+  for (; first < nresults; first++)
     {
-      first->vs_gcrypt = first->mibs / gcrypt;
-      first->vs_openssl = first->mibs / openssl;
+      results[first].vs_gcrypt = results[first].mibs / gcrypt;
+      results[first].vs_openssl = results[first].mibs / openssl;
+    }
+  free (mibs);
+  free (cpb);
+  free (buf);
+}
+
+/* One sample of SPEC's CFB encryption with the SHA-1 of the same
+ * data, as an OpenPGP SEIPD packet pays them: STITCHED, in one pass
+ * (sf_cipher_encrypt_sha1), else in series (sf_sha1_write, then
+ * sf_cipher_encrypt).  As sample() for the rest.  */
+struct cfb_sha1_sampler
+{
+  sf_cipher_hd_t hd;
+  sf_sha1_t md;
+  int stitched;
+};
+
+static void
+cfb_sha1_step (void *arg, unsigned char *buf, size_t size)
+{
+  struct cfb_sha1_sampler *cs = arg;
+
+  if (cs->stitched)
+    sf_cipher_encrypt_sha1 (cs->hd, buf, buf, size, &cs->md);
+  else
+    {
+      sf_sha1_write (&cs->md, buf, size);
+      sf_cipher_encrypt (cs->hd, buf, buf, size);
+    }
+}
+
+static double
+sample_cfb_sha1 (const sf_cipher_spec_t *spec, int stitched,
+                 unsigned char *buf, size_t size, double *r_cpb)
+{
+  struct cfb_sha1_sampler cs;
+  unsigned char key[64];
+  gpg_error_t err;
+  double mibs;
+
+  memset (&cs, 0, sizeof cs);
+  cs.stitched = stitched;
+  fixed_key (key, sizeof key);
+  err = sf_cipher_open (&cs.hd, spec, SF_MODE_CFB, 0);
+  if (!err)
+    err = sf_cipher_setkey (cs.hd, key, spec->keylen);
+  if (err)
+    bench_die (spec->name, gpg_strerror (err));
+  sf_sha1_init (&cs.md);
+  mibs = time_steps (cfb_sha1_step, &cs, buf, size, r_cpb);
+  sf_cipher_close (cs.hd);
+  return mibs;
+}
+
+/* Beside CFB encryption at SIZE bytes, for each implementation of
+ * IMPLS with a stitched CFB + SHA-1 entry: the rows "cfb-enc+sha1"
+ * (stitched) and "cfb-enc;sha1" (in series: a semicolon, as a comma
+ * would need quoting in CSV), sampled in turn, and their ratio in a
+ * note.  Neither peer has a row to compare with.  */
+static void
+measure_cfb_sha1 (const struct impl *impls, int nimpls, size_t size,
+                  report_t *rep)
+{
+  static const struct mode_def row_modes[2] =
+    {
+      { .name = "cfb-enc+sha1", .mode = SF_MODE_CFB, .encrypting = 1 },
+      { .name = "cfb-enc;sha1", .mode = SF_MODE_CFB, .encrypting = 1 }
+    };
+  double *mibs = bench_xcalloc (2 * (size_t) opt.runs, sizeof *mibs);
+  double *cpb = bench_xcalloc (2 * (size_t) opt.runs, sizeof *cpb);
+  unsigned char *buf = bench_xcalloc (size + 64, 1);
+  int i, r, k;
+
+  memset (buf, 0x5a, size);
+  for (i = 0; i < nimpls; i++)
+    {
+      const sf_cipher_spec_t *spec = impls[i].spec, *def = NULL;
+      double median[2];
+
+      if (impls[i].is_openssl || !sf_spec_cfb_sha1 (spec))
+        continue;
+      sf_table_find (spec->name, NULL, &def);
+      for (r = 0; r < opt.runs; r++)
+        for (k = 0; k < 2; k++)
+          mibs[k * opt.runs + r] = sample_cfb_sha1 (spec, !k, buf, size,
+                                                    &cpb[k * opt.runs + r]);
+      for (k = 0; k < 2; k++)
+        {
+          struct result *res = new_result ();
+
+          res->spec = spec;
+          res->impl = impls[i].name;
+          res->mode = &row_modes[k];
+          res->size = size;
+          res->mibs = bench_median (mibs + k * opt.runs, opt.runs);
+          res->cycles_per_byte = bench_median (cpb + k * opt.runs, opt.runs);
+          res->vs_gcrypt = res->vs_openssl = NAN;
+          res->is_default = spec == def;
+          median[k] = res->mibs;
+        }
+      report_note (rep, "%s %s, %zu bytes: cfb-enc+sha1 (stitched) runs"
+                   " at %.2fx cfb-enc;sha1 (in series)", spec->name,
+                   impls[i].name, size, median[0] / median[1]);
     }
   free (mibs);
   free (cpb);
@@ -482,7 +812,8 @@ parse_modes (const char *option, const char *val)
           opt.mode_on[m] = found = 1;
       if (!found)
         bench_die (option, "ecb, cbc-enc, cbc-dec, cfb-enc, cfb-dec, ctr,"
-                   " ofb, openpgp-cfb or all expected");
+                   " ofb, openpgp-cfb, ocb-enc, ocb-dec, eax-enc, eax-dec,"
+                   " gcm-enc, gcm-dec or all expected");
     }
 }
 
@@ -863,7 +1194,8 @@ main (int argc, char **argv)
           struct impl impls[MAX_IMPLS_PER_ALGO];
           int n;
 
-          if (!opt.mode_on[m])
+          if (!opt.mode_on[m]
+              || (modes[m].aead && e->spec->blocksize != SF_AEAD_BLOCKSIZE))
             continue;
           n = collect_impls (i, &modes[m], impls, noted ? NULL : rep);
           noted = 1;
@@ -873,7 +1205,11 @@ main (int argc, char **argv)
             continue;
           matched = 1;
           for (s = 0; s < opt.nsizes; s++)
-            measure_cell (impls, n, &modes[m], opt.sizes[s]);
+            {
+              measure_cell (impls, n, &modes[m], opt.sizes[s]);
+              if (!strcmp (modes[m].name, "cfb-enc"))
+                measure_cfb_sha1 (impls, n, opt.sizes[s], rep);
+            }
         }
     }
   if (!matched)
