@@ -91,6 +91,7 @@ sf_aead_close (sf_aead_hd_t hd)
   drop_key (hd);
   sf_wipememory (hd, hd->alloc_len);
   gcry_free (hd);
+  sf_burn_key_traces ();
 }
 
 
@@ -104,10 +105,12 @@ sf_aead_setkey (sf_aead_hd_t hd, const void *key, size_t keylen)
   if (err)
     {
       sf_wipememory (hd->ctx, hd->spec->contextsize);
+      sf_burn_key_traces ();
       return err;
     }
   hd->keyed = 1;
   hd->ops->setkey (hd);
+  sf_burn_key_traces ();
   hd->state = AEAD_NEED_NONCE;
   return 0;
 }

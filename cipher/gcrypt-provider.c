@@ -289,7 +289,9 @@ static const char *const aliases_twofish[] = { "TWOFISH256", NULL };
       .cbc_enc = provider_cbc_enc, .cbc_dec = provider_cbc_dec,         \
       .cfb_enc = provider_cfb_enc, .cfb_dec = provider_cfb_dec,         \
       .ofb = provider_ofb, .ctr = provider_ctr,                         \
-      .kats = kat, .n_kats = 1                                          \
+      .kats = kat, .n_kats = 1,                                         \
+      /* Whatever libgcrypt chose for this CPU.  */                     \
+      .timing = SF_TIMING_UNKNOWN                                       \
     }
 
 PROVIDER_SPEC (sf_spec_idea_gcrypt, "IDEA", NULL, 1, 8, 16,

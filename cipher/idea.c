@@ -779,7 +779,9 @@ static const sf_cipher_spec_t sf_spec_idea_ref =
     .cfb_dec = idea_cfb_dec,
     .ctr = idea_ctr,
     .kats = idea_kats,
-    .n_kats = sizeof idea_kats / sizeof idea_kats[0]
+    .n_kats = sizeof idea_kats / sizeof idea_kats[0],
+    /* No tables; the multiplication modulo 65537 has no branch.  */
+    .timing = SF_TIMING_CONSTANT
   };
 
 SF_MODULE (idea, &sf_spec_idea_ref);

@@ -99,6 +99,13 @@ int sf_spec_usable (const sf_cipher_spec_t *spec);
  * its usable() probe agrees.  NULL otherwise.  */
 const sf_cfb_sha1_t *sf_spec_cfb_sha1 (const sf_cipher_spec_t *spec);
 
+/* What SPEC claims about its timing: SF_TIMING_UNKNOWN for a spec
+ * built for ABI version 1.  */
+int sf_spec_timing (const sf_cipher_spec_t *spec);
+
+/* "constant", "tables" or "unknown", for SF_TIMING_*.  */
+const char *sf_timing_name (int timing);
+
 /* True when NAME is the canonical name or an alias of SPEC.  */
 int sf_spec_has_name (const sf_cipher_spec_t *spec, const char *name);
 
@@ -160,6 +167,11 @@ enum sf_cipher_mode
 #define SF_CIPHER_SECURE 1   /* Key schedule in libgcrypt secure memory.  */
 
 typedef struct sf_cipher_hd *sf_cipher_hd_t;
+
+/* Overwrite the stack below the caller and clear the vector
+ * registers, where key setup and bulk functions leave round keys.
+ * The handles call it when a key is set and when they are closed.  */
+void sf_burn_key_traces (void);
 
 /* Open a handle for SPEC in MODE.  */
 gpg_error_t sf_cipher_open (sf_cipher_hd_t *r_hd,

@@ -132,6 +132,7 @@ sf_cipher_close (sf_cipher_hd_t hd)
   gcry_free (hd->ctx_mem);
   sf_wipememory (hd, sizeof *hd);
   free (hd);
+  sf_burn_key_traces ();
 }
 
 
@@ -149,6 +150,7 @@ sf_cipher_setkey (sf_cipher_hd_t hd, const void *key, size_t keylen)
 
   drop_key (hd);
   err = hd->spec->setkey (hd->ctx, key, keylen);
+  sf_burn_key_traces ();
   if (err)
     {
       sf_wipememory (hd->ctx_mem, hd->ctx_len);

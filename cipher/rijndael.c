@@ -653,7 +653,9 @@ rijndael_ctr (const void *ctx, unsigned char *iv, unsigned char *out,
     .ofb = NULL,                                                        \
     .ctr = rijndael_ctr,                                                \
     .kats = KATS,                                                       \
-    .n_kats = sizeof (KATS) / sizeof (KATS[0])                          \
+    .n_kats = sizeof (KATS) / sizeof (KATS[0]),                         \
+    /* T-tables indexed by key and data bytes.  */                      \
+    .timing = SF_TIMING_TABLES                                          \
   }
 
 static const sf_cipher_spec_t sf_spec_aes128_ref =

@@ -24,6 +24,11 @@
  *   - optionally (ABI version 2), CFB_SHA1: CFB stitched with the
  *     SHA-1 of the plaintext, for OpenPGP's MDC (see sf_cfb_sha1_t);
  *
+ *   - what it claims about its timing (ABI version 2), TIMING: one of
+ *     SF_TIMING_*, shown by sfenc --list-ciphers and checked by the
+ *     test suite, which runs every implementation with its key and
+ *     its data marked secret under valgrind (tests/ctgrind.sh);
+ *
  *   - how it checks itself: known-answer vectors as hex strings.
  *     The cipher table runs them, in both directions, when the spec
  *     is registered, and also checks that 1000 encryptions followed
@@ -83,6 +88,15 @@ extern "C" {
 #define SF_PRIO_PEER   10
 #define SF_PRIO_REF    100
 #define SF_PRIO_ACCEL  200
+
+/* Timing claims.  CONSTANT: no branch and no memory address depends on
+ * the key or the data.  TABLES: table lookups (S-boxes) are indexed by
+ * key- or data-dependent values, so cache timing can reveal them.
+ * UNKNOWN: not said (every ABI version 1 module), or depends on code
+ * outside the module, as for the libgcrypt provider.  */
+#define SF_TIMING_UNKNOWN   0
+#define SF_TIMING_CONSTANT  1
+#define SF_TIMING_TABLES    2
 
 /* One known answer: E(KEY, PLAINTEXT) = CIPHERTEXT in ECB mode.  All
  * three are hex strings; PLAINTEXT and CIPHERTEXT hold one or more
@@ -186,6 +200,8 @@ typedef struct sf_cipher_spec
 
   /* ABI version 2.  Optional: CFB stitched with SHA-1.  */
   const sf_cfb_sha1_t *cfb_sha1;
+  /* ABI version 2.  SF_TIMING_*.  */
+  int timing;
 } sf_cipher_spec_t;
 
 /* What a module file exports: its ABI version and its specs, as a

@@ -70,6 +70,25 @@ cfb_sha1_field (const sf_cipher_spec_t *spec)
 }
 
 
+int
+sf_spec_timing (const sf_cipher_spec_t *spec)
+{
+  return spec->abi_version >= 2 ? spec->timing : SF_TIMING_UNKNOWN;
+}
+
+
+const char *
+sf_timing_name (int timing)
+{
+  switch (timing)
+    {
+    case SF_TIMING_CONSTANT: return "constant";
+    case SF_TIMING_TABLES: return "tables";
+    default: return "unknown";
+    }
+}
+
+
 const sf_cfb_sha1_t *
 sf_spec_cfb_sha1 (const sf_cipher_spec_t *spec)
 {
@@ -404,7 +423,9 @@ spec_is_wellformed (const sf_cipher_spec_t *spec)
           && spec->keylen && spec->keylen <= KAT_MAX_KEY
           && spec->setkey && spec->encrypt && spec->decrypt
           && spec->openpgp_id >= 0 && spec->openpgp_id < 256
-          && (!stitched || stitched->enc || stitched->dec));
+          && (!stitched || stitched->enc || stitched->dec)
+          && sf_spec_timing (spec) >= SF_TIMING_UNKNOWN
+          && sf_spec_timing (spec) <= SF_TIMING_TABLES);
 }
 
 

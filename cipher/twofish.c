@@ -816,7 +816,9 @@ static const sf_cipher_spec_t sf_spec_twofish_ref =
     .ofb = twofish_ofb,
     .ctr = twofish_ctr,
     .kats = twofish_kats,
-    .n_kats = sizeof twofish_kats / sizeof twofish_kats[0]
+    .n_kats = sizeof twofish_kats / sizeof twofish_kats[0],
+    /* The key-dependent S-box tables are indexed by the data.  */
+    .timing = SF_TIMING_TABLES
   };
 
 SF_MODULE (twofish, &sf_spec_twofish_ref);

@@ -580,8 +580,9 @@ list_ciphers (void)
   size_t i, j;
 
   if (!opt.with_colons)
-    printf ("%-9s %-28s %3s %5s %4s %-8s %-8s %-8s %s\n", "NAME", "ALIASES",
-            "ID", "BLOCK", "KEY", "IMPL", "SELFTEST", "STATUS", "ORIGIN");
+    printf ("%-9s %-28s %3s %5s %4s %-8s %-8s %-8s %-8s %s\n", "NAME",
+            "ALIASES", "ID", "BLOCK", "KEY", "IMPL", "SELFTEST", "STATUS",
+            "TIMING", "ORIGIN");
   for (i = 0; (e = sf_table_nth (i)); i++)
     {
       const char *status, *selftest;
@@ -609,13 +610,15 @@ list_ciphers (void)
           print_colon_field (spec->impl);
           printf (":%s:", e->origin ? "dynamic" : "static");
           print_colon_field (e->origin);
-          printf (":%s:%s:\n", selftest, status);
+          printf (":%s:%s:%s:\n", selftest, status,
+                  sf_timing_name (sf_spec_timing (spec)));
         }
       else
-        printf ("%-9s %-28s %3d %5zu %4zu %-8s %-8s %-8s %s\n", spec->name,
-                *aliases ? aliases : "-", spec->openpgp_id,
+        printf ("%-9s %-28s %3d %5zu %4zu %-8s %-8s %-8s %-8s %s\n",
+                spec->name, *aliases ? aliases : "-", spec->openpgp_id,
                 spec->blocksize * 8, spec->keylen * 8, spec->impl, selftest,
-                status, e->origin ? e->origin : "static");
+                status, sf_timing_name (sf_spec_timing (spec)),
+                e->origin ? e->origin : "static");
     }
 }
 

@@ -11,7 +11,8 @@
  * requests do nothing, so the probe also runs as an ordinary program.
  *
  *   ct-probe ALGO IMPL key|data
- *   ct-probe --list          the usable implementations, "ALGO IMPL"
+ *   ct-probe --list          the usable implementations and their timing
+ *                            claims, "ALGO IMPL CLAIM"
  *
  * The probe itself never branches on what it computed.
  */
@@ -55,7 +56,8 @@ list_usable (void)
 
   for (i = 0; (e = sf_table_nth (i)); i++)
     if (sf_spec_usable (e->spec))
-      printf ("%s %s\n", e->spec->name, e->spec->impl);
+      printf ("%s %s %s\n", e->spec->name, e->spec->impl,
+              sf_timing_name (sf_spec_timing (e->spec)));
 }
 
 

@@ -47,7 +47,7 @@ setup () {
 }
 
 # Fields of --list-ciphers --with-colons: cipher:NAME:ALIASES:ID:BLOCK:
-# KEY:IMPL:static|dynamic:ORIGIN:SELFTEST:STATUS:
+# KEY:IMPL:static|dynamic:ORIGIN:SELFTEST:STATUS:TIMING:
 impl_line () {  # impl_line NAME IMPL -- print the colon line or nothing
   awk -F: -v n="$1" -v i="$2" '$1 == "cipher" && $2 == n && $7 == i' 
 }
@@ -74,7 +74,7 @@ impl_line () {  # impl_line NAME IMPL -- print the colon line or nothing
   run "$DSFENC" --no-auto-modules --load-extension twofish --list-ciphers --with-colons
   [ "$status" -eq 0 ]
   line=$(echo "$output" | impl_line TWOFISH ref)
-  [[ "$line" == *":dynamic:$MODDIR/twofish.so:ok:default:" ]]
+  [[ "$line" == *":dynamic:$MODDIR/twofish.so:ok:default:"* ]]
 }
 
 @test "modules: the module directory is loaded automatically" {
@@ -98,7 +98,7 @@ impl_line () {  # impl_line NAME IMPL -- print the colon line or nothing
   [ "$(echo "$output" | awk '{print $3}')" = "sf_module" ]
   run "$DSFENC" --load-extension "$EXAMPLE_SO" --list-ciphers --with-colons
   [ "$status" -eq 0 ]
-  [[ "$(echo "$output" | impl_line EXAMPLE64 ref)" == *":dynamic:$EXAMPLE_SO:ok:default:" ]]
+  [[ "$(echo "$output" | impl_line EXAMPLE64 ref)" == *":dynamic:$EXAMPLE_SO:ok:default:"* ]]
 }
 
 @test "modules: Camellia loads with its OpenPGP ids" {
@@ -195,11 +195,14 @@ C
   cp -r "$DYN/module-template" "$BATS_TEST_TMPDIR/tmpl"
   make -s -C "$BATS_TEST_TMPDIR/tmpl" clean all SFCIPHER_CFLAGS=-I"$v1"
   run "$DSFENC" --no-auto-modules --load-extension "$BATS_TEST_TMPDIR/tmpl/example.so" --list-ciphers --with-colons
+  echo "$output"
   [ "$status" -eq 0 ]
-  [[ "$(echo "$output" | impl_line EXAMPLE64 ref)" == *":dynamic:$BATS_TEST_TMPDIR/tmpl/example.so:ok:default:" ]]
+  [[ "$(echo "$output" | impl_line EXAMPLE64 ref)" == *":dynamic:$BATS_TEST_TMPDIR/tmpl/example.so:ok:default:"* ]]
   # Twofish's own source, as implementation "v1", encrypts for gpg and
   # decrypts again.  Its "sfcipher.h" is the one beside it.
-  sed 's/\.impl = "ref"/.impl = "v1"/' "$DYN/src/cipher/twofish.c" > "$v1/twofish-v1.c"
+  # Version 1 had no timing claim: that line goes.
+  sed -e 's/\.impl = "ref"/.impl = "v1"/' -e '/\.timing = /d' \
+    "$DYN/src/cipher/twofish.c" > "$v1/twofish-v1.c"
   cc -O2 -shared -fPIC -fvisibility=hidden -DSF_DYNAMIC_MODULE -I"$DYN/src" \
     -o "$v1/twofish-v1.so" "$v1/twofish-v1.c"
   ext=(--no-auto-modules --load-extension "$v1/twofish-v1.so" --batch --passphrase pw)
@@ -244,8 +247,8 @@ C
     -o "$BATS_TEST_TMPDIR/twofish-alt.so" "$BATS_TEST_TMPDIR/twofish-alt.c"
   run "$SFENC" --no-auto-modules --load-extension "$BATS_TEST_TMPDIR/twofish-alt.so" --list-ciphers --with-colons
   [ "$status" -eq 0 ]
-  [[ "$(echo "$output" | impl_line TWOFISH alt)" == *":dynamic:$BATS_TEST_TMPDIR/twofish-alt.so:ok:usable:" ]]
-  [[ "$(echo "$output" | impl_line TWOFISH ref)" == *":static::ok:default:" ]]
+  [[ "$(echo "$output" | impl_line TWOFISH alt)" == *":dynamic:$BATS_TEST_TMPDIR/twofish-alt.so:ok:usable:"* ]]
+  [[ "$(echo "$output" | impl_line TWOFISH ref)" == *":static::ok:default:"* ]]
   head -c 5000 /dev/urandom > "$BATS_TEST_TMPDIR/p"
   "$SFENC" --no-auto-modules --load-extension "$BATS_TEST_TMPDIR/twofish-alt.so" --batch --passphrase pw \
     -c --cipher-algo TWOFISH --cipher-impl alt -o "$BATS_TEST_TMPDIR/p.gpg" "$BATS_TEST_TMPDIR/p"

@@ -1,0 +1,85 @@
+/* burn.c - leave no key material in the stack or the vector registers
+ *
+ * A module's key setup and bulk functions keep round keys in vector
+ * registers and, when there are more than registers, spill them to
+ * the stack; neither is wiped by wiping the context.  libgcrypt
+ * burns its stack and clears the registers after such work; the
+ * cipher handles here do the same when a key is set and when they are
+ * closed, so that nothing of the key outlives its handle
+ * (tests/sfenc-secrets.bats searches a dump of the whole process).
+ */
+#include <config.h>
+
+#include "libsfcipher.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+# include <cpuid.h>
+#endif
+
+/* More than any module's deepest call below the handle functions.  */
+#define STACK_BURN_SIZE 16384
+
+/* Overwrite the stack below the caller's frame, where the functions
+ * it called had theirs.  Not inlined, so the area really lies below.  */
+static void __attribute__ ((noinline))
+burn_stack (void)
+{
+  unsigned char area[STACK_BURN_SIZE];
+
+  sf_wipememory (area, sizeof area);
+  __asm__ volatile ("" : : "r" (area) : "memory");
+}
+
+
+#if defined(__x86_64__) || defined(__i386__)
+/* True when the OS saves the AVX state, so that VZEROALL may run.  */
+static int
+have_avx (void)
+{
+  unsigned int eax, ebx, ecx, edx, xcr0_lo, xcr0_hi;
+
+  if (!__get_cpuid (1, &eax, &ebx, &ecx, &edx)
+      || !(ecx & bit_OSXSAVE) || !(ecx & bit_AVX))
+    return 0;
+  __asm__ ("xgetbv" : "=a" (xcr0_lo), "=d" (xcr0_hi) : "c" (0));
+  return (xcr0_lo & 6) == 6;
+}
+
+static void
+clear_vector_registers (void)
+{
+  static int avx = -1;
+
+  if (avx < 0)
+    avx = have_avx ();
+  if (avx)
+    __asm__ volatile ("vzeroall" ::: "memory");
+  else
+    __asm__ volatile ("pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\t"
+                      "pxor %%xmm2, %%xmm2\n\tpxor %%xmm3, %%xmm3\n\t"
+                      "pxor %%xmm4, %%xmm4\n\tpxor %%xmm5, %%xmm5\n\t"
+                      "pxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7"
+                      ::: "memory");
+# ifdef __x86_64__
+  if (!avx)
+    __asm__ volatile ("pxor %%xmm8, %%xmm8\n\tpxor %%xmm9, %%xmm9\n\t"
+                      "pxor %%xmm10, %%xmm10\n\tpxor %%xmm11, %%xmm11\n\t"
+                      "pxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\t"
+                      "pxor %%xmm14, %%xmm14\n\tpxor %%xmm15, %%xmm15"
+                      ::: "memory");
+# endif
+}
+#else
+static void
+clear_vector_registers (void)
+{
+}
+#endif
+
+
+void
+sf_burn_key_traces (void)
+{
+  burn_stack ();
+  clear_vector_registers ();
+}
