@@ -1,20 +1,25 @@
-/* compress.c - compressed data packets through zlib
+/* compress.c - compressed data packets
  *
  * RFC 4880 5.6: algorithm 1 (ZIP) is raw deflate (RFC 1951),
  * algorithm 2 (ZLIB) is the zlib format (RFC 1950).  BZIP2 (3) is
  * recognised but not supported by this build.  Like gpg, ZIP is
  * written with an 8 KiB window (windowBits 13) for the benefit of old
- * readers; reading accepts any window size.  Checked against GnuPG
- * in tests/sfenc-interop.bats.
+ * readers; reading accepts any window size.  Writing goes through
+ * pdeflate.c, on --threads threads; reading through zlib's inflate.
+ * Checked against GnuPG in tests/sfenc-interop.bats and
+ * tests/sfenc-threads.bats.
  */
 #include <config.h>
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #include <zlib.h>
 
-#include "sfenc.h"
+#include "compress.h"
+#include "deflate-engine.h"
+#include "pdeflate.h"
 
 static const struct
 {
@@ -58,10 +63,37 @@ compress_algo_from_name (const char *name)
 }
 
 
+/* The level of -z -1 (the default): zlib's default, as gpg's.  */
+#define DEFAULT_LEVEL 6
+
+/* --threads, or 0 for one thread per online processor.  */
+static int compress_threads;
+
+
+void
+compress_set_threads (int nthreads)
+{
+  compress_threads = nthreads;
+}
+
+
+/* The number of threads to compress with.  */
+static int
+thread_count (void)
+{
+  long n = compress_threads;
+
+  if (!n)
+    n = sysconf (_SC_NPROCESSORS_ONLN);
+  return n < 1 ? 1 : n > PDEFLATE_THREADS_MAX ? PDEFLATE_THREADS_MAX : n;
+}
+
+
+/* The compressed packet: the algorithm byte, then the stream.  */
 struct compress_writer
 {
-  z_stream zs;
   packet_writer_t packet;
+  pdeflate_t *deflater;
 };
 
 
@@ -71,62 +103,31 @@ compress_writer_new (compress_writer_t **r_cw, int algo, int level,
 {
   gpg_error_t err;
   compress_writer_t *cw;
-  unsigned char *space;
-  int zrc;
+  int nthreads = thread_count ();
 
+  *r_cw = NULL;
+  if (level < 0)
+    level = DEFAULT_LEVEL;
   cw = calloc (1, sizeof *cw);
   if (!cw)
     return fail (gpg_error_from_syserror (), "out of core", NULL);
-  err = packet_writer_init (&cw->packet, PKT_COMPRESSED, sink, sink_ctx);
-  if (err)
-    {
-      free (cw);
-      return err;
-    }
-  packet_writer_space (&cw->packet, &space);
-  *space = algo;
-  packet_writer_commit (&cw->packet, 1);
-  zrc = deflateInit2 (&cw->zs, level, Z_DEFLATED,
-                      algo == COMPRESS_ZIP ? -13 : 15, 8,
-                      Z_DEFAULT_STRATEGY);
-  if (zrc != Z_OK)
-    {
-      packet_writer_release (&cw->packet);
-      free (cw);
-      return fail (gpg_error (GPG_ERR_COMPR_ALGO), "compression",
-                   "zlib deflateInit failed (%d)", zrc);
-    }
   *r_cw = cw;
-  return 0;
-}
-
-
-/* Run deflate with FLUSH over the pending input, handing complete
- * chunks of output to the packet writer.  */
-static gpg_error_t
-run_deflate (compress_writer_t *cw, int flush)
-{
-  gpg_error_t err;
-  unsigned char *space;
-  size_t avail;
-  int zrc;
-
-  for (;;)
+  err = packet_writer_init (&cw->packet, PKT_COMPRESSED, sink, sink_ctx);
+  if (!err)
     {
-      avail = packet_writer_space (&cw->packet, &space);
-      cw->zs.next_out = space;
-      cw->zs.avail_out = avail;
-      zrc = deflate (&cw->zs, flush);
-      if (zrc != Z_OK && zrc != Z_STREAM_END && zrc != Z_BUF_ERROR)
-        return fail (gpg_error (GPG_ERR_COMPR_ALGO), "compression",
-                     "zlib deflate failed (%d)", zrc);
-      err = packet_writer_commit (&cw->packet, avail - cw->zs.avail_out);
-      if (err)
-        return err;
-      if (flush == Z_FINISH ? zrc == Z_STREAM_END
-          : (!cw->zs.avail_in && cw->zs.avail_out))
-        return 0;
+      unsigned char algo_byte = algo;
+
+      err = packet_writer_sink (&cw->packet, &algo_byte, 1);
     }
+  if (!err)
+    err = pdeflate_new (&cw->deflater, algo, level, nthreads,
+                        packet_writer_sink, &cw->packet);
+  if (!err)
+    log_info ("%s compression, level %d (%s), %d thread%s",
+              compress_algo_name (algo), level,
+              deflate_engine_library (level), nthreads,
+              nthreads == 1 ? "" : "s");
+  return err;
 }
 
 
@@ -135,9 +136,7 @@ compress_writer_sink (void *ctx, const unsigned char *buf, size_t len)
 {
   compress_writer_t *cw = ctx;
 
-  cw->zs.next_in = (unsigned char *)buf;
-  cw->zs.avail_in = len;
-  return run_deflate (cw, Z_NO_FLUSH);
+  return pdeflate_write (cw->deflater, buf, len);
 }
 
 
@@ -146,9 +145,7 @@ compress_writer_finish (compress_writer_t *cw)
 {
   gpg_error_t err;
 
-  cw->zs.next_in = NULL;
-  cw->zs.avail_in = 0;
-  err = run_deflate (cw, Z_FINISH);
+  err = pdeflate_finish (cw->deflater);
   if (!err)
     err = packet_writer_finish (&cw->packet);
   return err;
@@ -160,7 +157,7 @@ compress_writer_release (compress_writer_t *cw)
 {
   if (!cw)
     return;
-  deflateEnd (&cw->zs);
+  pdeflate_release (cw->deflater);
   packet_writer_release (&cw->packet);
   free (cw);
 }

@@ -29,6 +29,7 @@
 #include <gcrypt.h>
 
 #include "sfenc.h"
+#include "compress.h"
 #include "outfile.h"
 #include "passphrase.h"
 #include "literal.h"

@@ -24,6 +24,7 @@
 #include <gcrypt.h>
 
 #include "sfenc.h"
+#include "compress.h"
 #include "outfile.h"
 #include "passphrase.h"
 #include "extension.h"

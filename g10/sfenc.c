@@ -20,7 +20,10 @@
 #include <zlib.h>
 
 #include "sfenc.h"
+#include "compress.h"
+#include "deflate-engine.h"
 #include "passphrase.h"
+#include "pdeflate.h"
 
 /* The oldest libgcrypt configure accepts.  */
 #define NEED_LIBGCRYPT_VERSION "1.10.0"
@@ -64,6 +67,7 @@ enum opt_id
     O_S2K_COUNT,
     O_COMPRESS_LEVEL,
     O_COMPRESS_ALGO,
+    O_THREADS,
     O_ARMOR,
     O_OUTPUT,
     O_YES,
@@ -117,6 +121,8 @@ static const struct option_def options[] =
     { O_YES, 0, "yes", NULL, "overwrite existing output files" },
     { O_COMPRESS_LEVEL, 'z', "compress-level", "N",
       "compression level N (0 disables compression)" },
+    { O_THREADS, 0, "threads", "N",
+      "compress with N threads (default: one per CPU)" },
     { O_LOAD_EXTENSION, 0, "load-extension", "FILE",
       "load the dynamic cipher module FILE" },
     { O_NO_AUTO_MODULES, 0, "no-auto-modules", NULL,
@@ -350,6 +356,11 @@ apply_option (struct command_line *cl, const struct option_def *o,
       if (!err)
         opt.compress_level = v;
       break;
+    case O_THREADS:
+      err = parse_number (name, arg, 1, PDEFLATE_THREADS_MAX, &v);
+      if (!err)
+        compress_set_threads (v);
+      break;
     case O_COMPRESS_ALGO:
       opt.compress_algo = compress_algo_from_name (arg);
       if (opt.compress_algo < 0)
@@ -544,10 +555,12 @@ show_version (void)
 
   printf ("sfenc (sfenc) %s\n"
           "libgcrypt %s\n"
-          "zlib %s\n"
-          "\n"
-          "Supported algorithms:\n", PACKAGE_VERSION,
+          "zlib %s\n", PACKAGE_VERSION,
           gcry_check_version (NULL), zlibVersion ());
+  if (deflate_engine_isal_version ())
+    printf ("ISA-L %s (igzip, compression levels 1-3)\n",
+            deflate_engine_isal_version ());
+  printf ("\nSupported algorithms:\n");
   print_cipher_names ();
   fputs ("Hash: ", stdout);
   for (i = 0; i < sizeof digests / sizeof *digests; i++)

@@ -260,31 +260,6 @@ gpg_error_t armor_reader_source (void *ctx, unsigned char *buf, size_t size,
 void armor_reader_release (armor_reader_t *ar);
 
 
-/*-- compress.c --*/
-
-const char *compress_algo_name (int algo);
-/* Parse "none", "zip", "zlib", "bzip2", "uncompressed" or a number.
- * Returns the id or -1.  */
-int compress_algo_from_name (const char *name);
-
-typedef struct compress_writer compress_writer_t;
-
-gpg_error_t compress_writer_new (compress_writer_t **r_cw, int algo,
-                                 int level, sink_fn_t sink, void *sink_ctx);
-gpg_error_t compress_writer_sink (void *ctx, const unsigned char *buf,
-                                  size_t len);
-gpg_error_t compress_writer_finish (compress_writer_t *cw);
-void compress_writer_release (compress_writer_t *cw);
-
-typedef struct inflate_source inflate_source_t;
-
-gpg_error_t inflate_source_new (inflate_source_t **r_is, int algo,
-                                source_fn_t source, void *source_ctx);
-gpg_error_t inflate_source_read (void *ctx, unsigned char *buf, size_t size,
-                                 size_t *nread);
-void inflate_source_release (inflate_source_t *is);
-
-
 /*-- s2k.c --*/
 
 typedef struct s2k

@@ -1,0 +1,392 @@
+/* pdeflate.c - deflate on several threads into one stream
+ *
+ * The blocks live in a ring of 2 * NTHREADS + 1 jobs, numbered in
+ * input order: the writing thread fills job FILLING, workers take the
+ * submitted jobs in order (TAKEN) and mark them done, and the writing
+ * thread passes them to the sink in order (EMITTED), waiting for the
+ * oldest only when it needs its slot back.  So the workers always
+ * have a block to compress while the writing thread reads and writes,
+ * and a slow block holds up the output, never the workers.
+ *
+ * Each job carries its own copy of the window that precedes it, so a
+ * worker never needs another job, and the block boundaries depend
+ * only on the offsets in the input: the output is the same for any
+ * NTHREADS, and with one thread no worker is started at all.
+ */
+#include <config.h>
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "deflate-engine.h"
+#include "pdeflate.h"
+
+/* ZIP is written with an 8 KiB window, as gpg writes it for old
+ * readers; ZLIB with the full 32 KiB.  */
+#define ZIP_WINDOW_BITS 13
+#define ZLIB_WINDOW_BITS 15
+
+typedef struct job
+{
+  size_t dictlen;
+  size_t len;
+  size_t outlen;
+  int last;
+  int done;                     /* Under the lock with workers.  */
+  gpg_error_t err;
+  uLong adler;                  /* Of the input of the block (ZLIB).  */
+  unsigned char dict[DEFLATE_DICT_MAX];
+  unsigned char in[DEFLATE_BLOCK_SIZE];
+  unsigned char out[DEFLATE_OUT_MAX];
+} job_t;
+
+typedef struct worker
+{
+  pdeflate_t *pd;
+  deflate_engine_t *engine;
+  pthread_t thread;
+  int started;
+} worker_t;
+
+struct pdeflate
+{
+  int algo;
+  int level;
+  int window_bits;
+  sink_fn_t sink;
+  void *sink_ctx;
+  gpg_error_t err;              /* Sticky: the first error.  */
+  uLong adler;                  /* Of the input written so far (ZLIB).  */
+  job_t *jobs;
+  size_t njobs;
+  uint64_t filling;             /* Changed by the writing thread, locked.  */
+  uint64_t emitted;             /* The writing thread's alone.  */
+  uint64_t taken;               /* Under the lock.  */
+  int stopping;                 /* Under the lock.  */
+  deflate_engine_t *inline_engine;  /* With one thread.  */
+  worker_t *workers;
+  int nworkers;
+  pthread_mutex_t lock;
+  pthread_cond_t submitted;     /* Workers wait for a job.  */
+  pthread_cond_t completed;     /* The writing thread waits for one.  */
+};
+
+
+static job_t *
+job_at (pdeflate_t *pd, uint64_t seq)
+{
+  return &pd->jobs[seq % pd->njobs];
+}
+
+
+/* Compress JOB with ENGINE; on any thread.  */
+static void
+compress_job (pdeflate_t *pd, deflate_engine_t *engine, job_t *job)
+{
+  job->err = deflate_engine_run (engine, job->dict, job->dictlen, job->in,
+                                 job->len, job->last, job->out,
+                                 &job->outlen);
+  if (pd->algo == COMPRESS_ZLIB)
+    job->adler = adler32 (adler32 (0, NULL, 0), job->in, job->len);
+}
+
+
+static void *
+worker_main (void *arg)
+{
+  worker_t *w = arg;
+  pdeflate_t *pd = w->pd;
+  job_t *job;
+
+  pthread_mutex_lock (&pd->lock);
+  for (;;)
+    {
+      while (!pd->stopping && pd->taken == pd->filling)
+        pthread_cond_wait (&pd->submitted, &pd->lock);
+      if (pd->stopping)
+        break;
+      job = job_at (pd, pd->taken++);
+      pthread_mutex_unlock (&pd->lock);
+      compress_job (pd, w->engine, job);
+      pthread_mutex_lock (&pd->lock);
+      job->done = 1;
+      pthread_cond_signal (&pd->completed);
+    }
+  pthread_mutex_unlock (&pd->lock);
+  return NULL;
+}
+
+
+/* Whether JOB is done; with WAIT, wait until it is.  */
+static int
+job_is_done (pdeflate_t *pd, job_t *job, int wait)
+{
+  int done;
+
+  if (!pd->nworkers)
+    return 1;
+  pthread_mutex_lock (&pd->lock);
+  while (wait && !job->done)
+    pthread_cond_wait (&pd->completed, &pd->lock);
+  done = job->done;
+  pthread_mutex_unlock (&pd->lock);
+  return done;
+}
+
+
+/* Pass the compressed JOB, number SEQ, to the sink.  */
+static gpg_error_t
+emit_job (pdeflate_t *pd, job_t *job, uint64_t seq)
+{
+  if (job->err)
+    return fail (job->err, "compression", "%s failed on block %llu",
+                 deflate_engine_library (pd->level),
+                 (unsigned long long)seq);
+  if (pd->algo == COMPRESS_ZLIB)
+    pd->adler = adler32_combine (pd->adler, job->adler, job->len);
+  return pd->sink (pd->sink_ctx, job->out, job->outlen);
+}
+
+
+/* Pass the submitted jobs to the sink in order: those before number
+ * UNTIL, waiting for them, then those already done.  */
+static gpg_error_t
+emit_jobs (pdeflate_t *pd, uint64_t until)
+{
+  gpg_error_t err;
+  job_t *job;
+
+  while (pd->emitted < pd->filling)
+    {
+      job = job_at (pd, pd->emitted);
+      if (!job_is_done (pd, job, pd->emitted < until))
+        return 0;
+      err = emit_job (pd, job, pd->emitted);
+      if (err)
+        return err;
+      pd->emitted++;
+    }
+  return 0;
+}
+
+
+/* Make job FILLING ready to be filled, with the window before it.
+ * With one thread the previous job is the same one: its input is
+ * read before it is emptied.  */
+static void
+start_job (pdeflate_t *pd)
+{
+  job_t *job = job_at (pd, pd->filling);
+  job_t *prev;
+
+  job->dictlen = 0;
+  if (pd->filling)
+    {
+      /* All blocks but the last are full, and larger than the
+       * window.  */
+      prev = job_at (pd, pd->filling - 1);
+      job->dictlen = (size_t)1 << pd->window_bits;
+      memcpy (job->dict, prev->in + DEFLATE_BLOCK_SIZE - job->dictlen,
+              job->dictlen);
+    }
+  job->len = 0;
+  job->done = 0;
+  job->last = 0;
+}
+
+
+/* Hand job FILLING over for compression, ending the stream with it
+ * when LAST, and make room for the next one.  */
+static gpg_error_t
+submit_job (pdeflate_t *pd, int last)
+{
+  job_t *job = job_at (pd, pd->filling);
+  gpg_error_t err;
+  uint64_t until;
+
+  job->last = last;
+  if (pd->nworkers)
+    {
+      pthread_mutex_lock (&pd->lock);
+      pd->filling++;
+      pthread_cond_signal (&pd->submitted);
+      pthread_mutex_unlock (&pd->lock);
+    }
+  else
+    {
+      compress_job (pd, pd->inline_engine, job);
+      pd->filling++;
+    }
+  /* At the end, every job must be out; before, the job that last
+   * used the slot of the next one.  */
+  if (last)
+    until = pd->filling;
+  else
+    until = pd->filling >= pd->njobs ? pd->filling + 1 - pd->njobs : 0;
+  err = emit_jobs (pd, until);
+  if (!err && !last)
+    start_job (pd);
+  return err;
+}
+
+
+gpg_error_t
+pdeflate_write (void *ctx, const unsigned char *buf, size_t len)
+{
+  pdeflate_t *pd = ctx;
+  job_t *job;
+  size_t n;
+
+  while (len && !pd->err)
+    {
+      job = job_at (pd, pd->filling);
+      n = DEFLATE_BLOCK_SIZE - job->len;
+      if (n > len)
+        n = len;
+      memcpy (job->in + job->len, buf, n);
+      job->len += n;
+      buf += n;
+      len -= n;
+      if (job->len == DEFLATE_BLOCK_SIZE)
+        pd->err = submit_job (pd, 0);
+    }
+  return pd->err;
+}
+
+
+/* The zlib header (RFC 1950 2.2) for LEVEL and WINDOW_BITS, with the
+ * level flags zlib itself writes.  */
+static void
+zlib_header (unsigned char hdr[2], int level, int window_bits)
+{
+  unsigned int cmf = (window_bits - 8) << 4 | Z_DEFLATED;
+  unsigned int flevel = level < 2 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3;
+  unsigned int check = (cmf << 8 | flevel << 6);
+
+  check += 31 - check % 31;
+  hdr[0] = check >> 8;
+  hdr[1] = check;
+}
+
+
+gpg_error_t
+pdeflate_finish (pdeflate_t *pd)
+{
+  unsigned char trailer[4];
+
+  if (pd->err)
+    return pd->err;
+  pd->err = submit_job (pd, 1);
+  if (pd->err || pd->algo != COMPRESS_ZLIB)
+    return pd->err;
+  trailer[0] = pd->adler >> 24;
+  trailer[1] = pd->adler >> 16;
+  trailer[2] = pd->adler >> 8;
+  trailer[3] = pd->adler;
+  pd->err = pd->sink (pd->sink_ctx, trailer, sizeof trailer);
+  return pd->err;
+}
+
+
+/* Start NTHREADS workers, each with an engine of its own.  */
+static gpg_error_t
+start_workers (pdeflate_t *pd, int nthreads)
+{
+  gpg_error_t err;
+  worker_t *w;
+  int i, rc;
+
+  pd->workers = calloc (nthreads, sizeof *pd->workers);
+  if (!pd->workers)
+    return fail (gpg_error_from_syserror (), "out of core", NULL);
+  pd->nworkers = nthreads;
+  for (i = 0; i < nthreads; i++)
+    {
+      w = &pd->workers[i];
+      w->pd = pd;
+      err = deflate_engine_new (&w->engine, pd->level, pd->window_bits);
+      if (err)
+        return fail (err, "compression", "%s: %s",
+                     deflate_engine_library (pd->level), gpg_strerror (err));
+      rc = pthread_create (&w->thread, NULL, worker_main, w);
+      if (rc)
+        return fail (gpg_error_from_errno (rc), "compression",
+                     "cannot start a thread: %s", strerror (rc));
+      w->started = 1;
+    }
+  return 0;
+}
+
+
+gpg_error_t
+pdeflate_new (pdeflate_t **r_pd, int algo, int level, int nthreads,
+              sink_fn_t sink, void *sink_ctx)
+{
+  gpg_error_t err;
+  pdeflate_t *pd;
+  unsigned char hdr[2];
+
+  *r_pd = NULL;
+  pd = calloc (1, sizeof *pd);
+  if (!pd)
+    return fail (gpg_error_from_syserror (), "out of core", NULL);
+  pd->algo = algo;
+  pd->level = level;
+  pd->window_bits = algo == COMPRESS_ZIP ? ZIP_WINDOW_BITS : ZLIB_WINDOW_BITS;
+  pd->sink = sink;
+  pd->sink_ctx = sink_ctx;
+  pd->adler = adler32 (0, NULL, 0);
+  pd->njobs = nthreads > 1 ? 2 * (size_t)nthreads + 1 : 1;
+  pthread_mutex_init (&pd->lock, NULL);
+  pthread_cond_init (&pd->submitted, NULL);
+  pthread_cond_init (&pd->completed, NULL);
+  *r_pd = pd;
+  pd->jobs = malloc (pd->njobs * sizeof *pd->jobs);
+  if (!pd->jobs)
+    return fail (gpg_error_from_syserror (), "out of core", NULL);
+  start_job (pd);
+  if (algo == COMPRESS_ZLIB)
+    {
+      zlib_header (hdr, level, pd->window_bits);
+      err = sink (sink_ctx, hdr, sizeof hdr);
+      if (err)
+        return err;
+    }
+  if (nthreads > 1)
+    return start_workers (pd, nthreads);
+  err = deflate_engine_new (&pd->inline_engine, level, pd->window_bits);
+  if (err)
+    return fail (err, "compression", "%s: %s",
+                 deflate_engine_library (level), gpg_strerror (err));
+  return 0;
+}
+
+
+void
+pdeflate_release (pdeflate_t *pd)
+{
+  int i;
+
+  if (!pd)
+    return;
+  pthread_mutex_lock (&pd->lock);
+  pd->stopping = 1;
+  pthread_cond_broadcast (&pd->submitted);
+  pthread_mutex_unlock (&pd->lock);
+  for (i = 0; i < pd->nworkers; i++)
+    {
+      if (pd->workers[i].started)
+        pthread_join (pd->workers[i].thread, NULL);
+      deflate_engine_release (pd->workers[i].engine);
+    }
+  deflate_engine_release (pd->inline_engine);
+  free (pd->workers);
+  free (pd->jobs);
+  pthread_cond_destroy (&pd->completed);
+  pthread_cond_destroy (&pd->submitted);
+  pthread_mutex_destroy (&pd->lock);
+  free (pd);
+}

@@ -1,0 +1,237 @@
+/* t-deflate.c - parallel deflate (g10/pdeflate.c): one stream for any
+ * number of threads, and a stream that plain zlib reads
+ *
+ * For ZIP and ZLIB, levels through each library (igzip for 1 to 3 when
+ * built with it, zlib for the others), and inputs of random bytes,
+ * zeros and text of 0, 1, one block less one, one block, one block
+ * and one, and several MiB:
+ *   - the stream is compressed with 1 thread in one write, then with
+ *     2 and 4 threads in random pieces: every stream is the same;
+ *   - zlib's inflate gives the input back: ZIP as raw deflate with an
+ *     8 KiB window (what gpg writes, and what old readers can take),
+ *     ZLIB with its header and Adler-32 checked, and nothing follows
+ *     the end of the stream.
+ * Also: an error of the sink stops the stream, is returned by every
+ * later call, and the threads are gone after pdeflate_release (which
+ * ThreadSanitizer and LeakSanitizer would see otherwise).
+ */
+#include <config.h>
+
+#include <zlib.h>
+
+#include "t-common.h"
+#include "deflate-engine.h"
+#include "pdeflate.h"
+
+#define B DEFLATE_BLOCK_SIZE
+#define LARGE ((size_t)3 * 1024 * 1024 + 17)
+
+/* A growing buffer, the sink of the tests.  */
+struct out
+{
+  unsigned char *data;
+  size_t len;
+  size_t size;
+  size_t fail_after;    /* Fail the call that would pass this many.  */
+};
+
+static gpg_error_t
+out_sink (void *ctx, const unsigned char *buf, size_t len)
+{
+  struct out *o = ctx;
+
+  if (o->fail_after && o->len + len > o->fail_after)
+    return gpg_error (GPG_ERR_ENOSPC);
+  if (o->len + len > o->size)
+    {
+      o->size = 2 * (o->len + len);
+      o->data = realloc (o->data, o->size);
+      if (!o->data)
+        abort ();
+    }
+  memcpy (o->data + o->len, buf, len);
+  o->len += len;
+  return 0;
+}
+
+/* Compress IN (LEN bytes) with NTHREADS threads into *OUT, in one
+ * write or, with PIECES, in writes of random sizes.  */
+static gpg_error_t
+deflate_input (const unsigned char *in, size_t len, int algo, int level,
+          int nthreads, int pieces, struct out *out)
+{
+  gpg_error_t err;
+  pdeflate_t *pd;
+  size_t off, n;
+
+  err = pdeflate_new (&pd, algo, level, nthreads, out_sink, out);
+  for (off = 0; !err && off < len; off += n)
+    {
+      n = len - off;
+      if (pieces)
+        n = prng_below (n < 3 * B ? n + 1 : 3 * B);
+      err = pdeflate_write (pd, in + off, n);
+    }
+  if (!err)
+    err = pdeflate_finish (pd);
+  pdeflate_release (pd);
+  return err;
+}
+
+/* Inflate the stream with zlib alone; true when it gives back the LEN
+ * bytes of WANT exactly and ends where the stream ends.  */
+static int
+inflates_to (const struct out *stream, int algo, const unsigned char *want,
+             size_t len)
+{
+  z_stream zs;
+  unsigned char *got = malloc (len + 1);
+  int zrc, ok;
+
+  memset (&zs, 0, sizeof zs);
+  if (!got || inflateInit2 (&zs, algo == COMPRESS_ZIP ? -13 : 15) != Z_OK)
+    abort ();
+  zs.next_in = stream->data;
+  zs.avail_in = stream->len;
+  zs.next_out = got;
+  zs.avail_out = len + 1;
+  zrc = inflate (&zs, Z_FINISH);
+  ok = zrc == Z_STREAM_END && !zs.avail_in && zs.total_out == len
+       && !memcmp (got, want, len);
+  if (!ok)
+    fprintf (stderr, "inflate: %d (%s), %u bytes left, %lu of %zu out\n",
+             zrc, zs.msg ? zs.msg : "-", zs.avail_in, zs.total_out, len);
+  inflateEnd (&zs);
+  free (got);
+  return ok;
+}
+
+enum kind { RANDOM, ZEROS, TEXT };
+static const char *const kind_names[] = { "random", "zeros", "text" };
+
+static void
+fill (unsigned char *buf, size_t len, enum kind kind)
+{
+  static const char *const words[] =
+    { "the ", "stream ", "of ", "blocks ", "deflate ", "window ", "\n",
+      "sfenc ", "thread ", "OpenPGP ", "2026 ", "compressed " };
+  size_t i, n;
+
+  if (kind == RANDOM)
+    prng_fill (buf, len);
+  else if (kind == ZEROS)
+    memset (buf, 0, len);
+  else
+    for (i = 0; i < len; i += n)
+      {
+        const char *w = words[prng_below (sizeof words / sizeof *words)];
+
+        n = strlen (w) < len - i ? strlen (w) : len - i;
+        memcpy (buf + i, w, n);
+      }
+}
+
+static void
+check_one (const unsigned char *in, size_t len, const char *what, int algo,
+           int level)
+{
+  static const int threads[] = { 2, 4 };
+  struct out ref = { 0 }, other;
+  gpg_error_t err;
+  size_t i;
+
+  err = deflate_input (in, len, algo, level, 1, 0, &ref);
+  check (!err, "%s: 1 thread: %s", what, gpg_strerror (err));
+  check (inflates_to (&ref, algo, in, len), "%s: zlib reads it", what);
+  for (i = 0; i < sizeof threads / sizeof *threads; i++)
+    {
+      memset (&other, 0, sizeof other);
+      err = deflate_input (in, len, algo, level, threads[i], 1, &other);
+      check (!err, "%s: %d threads: %s", what, threads[i],
+             gpg_strerror (err));
+      check (other.len == ref.len && !memcmp (other.data, ref.data, ref.len),
+             "%s: %d threads in pieces differ from 1 thread (%zu, %zu bytes)",
+             what, threads[i], other.len, ref.len);
+      free (other.data);
+    }
+  free (ref.data);
+}
+
+static void
+check_streams (void)
+{
+  static const size_t sizes[] = { 0, 1, B - 1, B, B + 1, LARGE };
+  static const int levels[] = { 1, 3, 6, 9 };
+  unsigned char *in = malloc (LARGE);
+  char what[128];
+  size_t s, l;
+  int kind, algo;
+
+  if (!in)
+    abort ();
+  for (kind = RANDOM; kind <= TEXT; kind++)
+    for (s = 0; s < sizeof sizes / sizeof *sizes; s++)
+      for (algo = COMPRESS_ZIP; algo <= COMPRESS_ZLIB; algo++)
+        for (l = 0; l < sizeof levels / sizeof *levels; l++)
+          {
+            /* The largest input at the slowest level adds time, not
+             * coverage.  */
+            if (sizes[s] == LARGE && levels[l] == 9)
+              continue;
+            fill (in, sizes[s], kind);
+            snprintf (what, sizeof what, "%s, %zu bytes, %s level %d (%s)",
+                      kind_names[kind], sizes[s],
+                      algo == COMPRESS_ZIP ? "ZIP" : "ZLIB", levels[l],
+                      deflate_engine_library (levels[l]));
+            check_one (in, sizes[s], what, algo, levels[l]);
+          }
+  free (in);
+}
+
+/* A sink that fails in the middle: the error comes back, from then on
+ * every call returns it, and release stops the threads.  */
+static void
+check_sink_error (int nthreads)
+{
+  size_t len = 40 * B;
+  unsigned char *in = malloc (len);
+  struct out out = { 0 };
+  gpg_error_t err;
+  pdeflate_t *pd;
+
+  if (!in)
+    abort ();
+  fill (in, len, RANDOM);
+  out.fail_after = 5 * B;
+  err = pdeflate_new (&pd, COMPRESS_ZLIB, 6, nthreads, out_sink, &out);
+  check (!err, "sink error: pdeflate_new: %s", gpg_strerror (err));
+  if (!err)
+    err = pdeflate_write (pd, in, len);
+  check (gpg_err_code (err) == GPG_ERR_ENOSPC,
+         "sink error, %d threads: the write returns it (%s)", nthreads,
+         gpg_strerror (err));
+  err = pdeflate_write (pd, in, 1);
+  check (gpg_err_code (err) == GPG_ERR_ENOSPC,
+         "sink error, %d threads: a later write returns it (%s)", nthreads,
+         gpg_strerror (err));
+  err = pdeflate_finish (pd);
+  check (gpg_err_code (err) == GPG_ERR_ENOSPC,
+         "sink error, %d threads: finish returns it (%s)", nthreads,
+         gpg_strerror (err));
+  check (out.len <= out.fail_after, "sink error: nothing written after it");
+  pdeflate_release (pd);
+  free (out.data);
+  free (in);
+}
+
+int
+main (void)
+{
+  test_init ("t-deflate");
+  prng_seed ();
+  check_streams ();
+  check_sink_error (1);
+  check_sink_error (2);
+  check_sink_error (4);
+  return test_finish ();
+}
