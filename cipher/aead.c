@@ -280,7 +280,7 @@ static void
 ctr_bulk (sf_aead_hd_t hd, struct aead_ctr *c, unsigned char *out,
           const unsigned char *in, size_t nblocks)
 {
-  unsigned char head[AEAD_BLOCK - 4];
+  unsigned char head[AEAD_BLOCK - 4] = { 0 };
 
   while (nblocks)
     {

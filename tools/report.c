@@ -33,7 +33,8 @@ struct cell
 {
   int set;
   char *str;                    /* For REPORT_STR columns; the footnote
-                                   mark of a missing cell.  */
+                                   mark of a missing cell, or the mark
+                                   of a number (report_mark).  */
   double num;
 };
 
@@ -174,6 +175,17 @@ report_set_missing (report_table_t *tab, int col, const char *mark)
   c->set = 0;
 }
 
+void
+report_mark (report_table_t *tab, int col, const char *mark)
+{
+  struct cell *c = last_cell (tab, col);
+
+  if (tab->cols[col].kind == REPORT_STR || !c->set)
+    bench_die ("report", "only a number can be marked");
+  free (c->str);
+  c->str = bench_xstrdup (mark);
+}
+
 size_t
 report_nrows (const report_table_t *tab)
 {
@@ -199,10 +211,13 @@ format_cell (const report_table_t *tab, size_t row, int col,
   else if (k->kind == REPORT_BOOL)
     snprintf (buf, buflen, "%s", c->num ? "true" : "false");
   else
-    snprintf (buf, buflen, "%.*f%s", k->decimals, c->num,
-              (k->kind == REPORT_RATIO
-               && (format == REPORT_TEXT || format == REPORT_MARKDOWN))
-              ? "x" : "");
+    {
+      int for_people = format == REPORT_TEXT || format == REPORT_MARKDOWN;
+
+      snprintf (buf, buflen, "%.*f%s%s", k->decimals, c->num,
+                k->kind == REPORT_RATIO && for_people ? "x" : "",
+                c->str && for_people ? c->str : "");
+    }
   return 1;
 }
 

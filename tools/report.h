@@ -67,6 +67,11 @@ void report_set_num (report_table_t *tab, int col, double v);
  * for "*" in text, Markdown and CSV, null in JSON.  */
 void report_set_missing (report_table_t *tab, int col, const char *mark);
 
+/* Follow the number in cell COL of the last row with MARK ("*") in
+ * text and Markdown, to single it out (the best of a row); CSV and
+ * JSON keep the bare number.  */
+void report_mark (report_table_t *tab, int col, const char *mark);
+
 /* Number of rows so far.  */
 size_t report_nrows (const report_table_t *tab);
 

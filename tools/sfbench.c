@@ -631,7 +631,7 @@ struct command
   char *argv[24];
   const char *env;
   int usable;                 /* 0 once the tool failed on this algorithm.  */
-  char why[200];
+  char why[sizeof tool_why[0]];
   char cipher[64], key_hex[65], iv_hex[33];   /* openssl's arguments.  */
 };
 
