@@ -29,7 +29,7 @@ typedef void sf_ghash_blocks_fn (const sf_ghash_key_t *key,
                                  unsigned char y[AEAD_BLOCK],
                                  const unsigned char *data, size_t nblocks);
 
-#define SF_GHASH_KEY_WORDS 32
+#define SF_GHASH_KEY_WORDS 64
 
 struct sf_ghash_key
 {
@@ -38,13 +38,13 @@ struct sf_ghash_key
   uint64_t words[SF_GHASH_KEY_WORDS];
 };
 
-/* Set KEY for H with the best usable implementation: PCLMULQDQ when
- * the processor has it and SFENC_DISABLE_HWF names neither "pclmul"
- * nor "all", else the portable one.  Chosen once.  */
+/* Set KEY for H with the best usable implementation: VPCLMULQDQ when
+ * the processor has it and SFENC_DISABLE_HWF names neither "vpclmul",
+ * "pclmul" nor "all", else PCLMULQDQ likewise, else the portable one.
+ * Chosen once.  */
 void sf_ghash_setkey (sf_ghash_key_t *key, const unsigned char h[AEAD_BLOCK]);
 
-/* "pclmul" or "ref": what sf_ghash_setkey chooses.  */
-const char *sf_ghash_impl_name (void);
+/* sf_ghash_impl_name (aead.h) says which it chose.  */
 
 /* Y = GHASH over NBLOCKS blocks at DATA, continuing from Y.  */
 static inline void
@@ -64,6 +64,12 @@ int sf_ghash_pclmul_usable (void);
 void sf_ghash_setkey_pclmul (sf_ghash_key_t *key,
                              const unsigned char h[AEAD_BLOCK]);
 
+/* The same on two blocks per 256-bit register (ghash-pclmul.c), when
+ * sf_ghash_vpclmul_usable says so; likewise without SFENC_DISABLE_HWF.  */
+int sf_ghash_vpclmul_usable (void);
+void sf_ghash_setkey_vpclmul (sf_ghash_key_t *key,
+                              const unsigned char h[AEAD_BLOCK]);
+
 
 /*
  * Per-mode state, inside the handle.  Everything derived from the key
@@ -73,8 +79,10 @@ void sf_ghash_setkey_pclmul (sf_ghash_key_t *key,
 
 struct ocb_state
 {
+  const sf_ocb_t *entry;                /* The spec's, if usable.  */
   /* L_*, L_$ and L_i of RFC 7253 4.1; L_63 is the last a 64-bit block
-   * count can need.  Blocks as raw bytes in two words, for XOR.  */
+   * count can need.  Blocks as raw bytes in two words, for XOR; L is
+   * also the table an OCB entry reads.  */
   uint64_t l_star[2], l_dollar[2], l[64][2];
   uint64_t offset[2], checksum[2];      /* Of the data so far.  */
   uint64_t nblocks;

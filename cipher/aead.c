@@ -215,15 +215,19 @@ sf_aead_checktag (sf_aead_hd_t hd, const void *tag, size_t taglen)
 {
   const unsigned char *expected = tag;
   gpg_error_t err = finish (hd, taglen);
-  /* Every byte is compared whatever the first difference; volatile
-   * keeps the compiler from stopping early.  */
-  volatile unsigned char diff = 0;
+  unsigned int diff = 0;
   size_t i;
 
   if (err)
     return err;
+  /* Every byte is compared whatever the first difference, into a
+   * register; the empty asm makes the compiler forget what it knows of
+   * DIFF, so it cannot stop the loop early on a difference.  */
   for (i = 0; i < taglen; i++)
-    diff |= hd->tag[i] ^ expected[i];
+    {
+      diff |= hd->tag[i] ^ expected[i];
+      __asm__ ("" : "+r" (diff));
+    }
   return diff ? gpg_error (GPG_ERR_CHECKSUM) : 0;
 }
 

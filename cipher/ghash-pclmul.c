@@ -14,11 +14,13 @@
  * c2000000000000000000000000000001.  The key also holds, for
  * Karatsuba, the XOR of the halves of each.  Blocks are loaded
  * byte-reversed, which makes a register hold the block as one 128-bit
- * big-endian number.
+ * big-endian number.  Where the processor has VPCLMULQDQ, the same on
+ * two blocks per 256-bit register, sixteen per reduction (see below).
  *
  * Only the functions using the instructions are compiled for them
- * (target attributes); ghash.c asks sf_ghash_pclmul_usable() first.
- * On other processors the file builds a stub that is never usable.
+ * (target attributes); ghash.c asks sf_ghash_pclmul_usable() and
+ * sf_ghash_vpclmul_usable() first.  On other processors the file
+ * builds stubs that are never usable.
  */
 #include <config.h>
 
@@ -33,8 +35,13 @@
 
 #define PCLMUL_TARGET __attribute__ ((target ("pclmul,ssse3")))
 #define PCLMUL_INLINE static inline __attribute__ ((always_inline)) PCLMUL_TARGET
+#define VPCLMUL_TARGET \
+  __attribute__ ((target ("pclmul,ssse3,avx2,vpclmulqdq")))
+#define VPCLMUL_INLINE \
+  static inline __attribute__ ((always_inline)) VPCLMUL_TARGET
 
 #define POWERS 8
+#define VPOWERS 16
 
 int
 sf_ghash_pclmul_usable (void)
@@ -44,6 +51,24 @@ sf_ghash_pclmul_usable (void)
   if (!__get_cpuid (1, &eax, &ebx, &ecx, &edx))
     return 0;
   return (ecx & bit_PCLMUL) && (ecx & bit_SSSE3);
+}
+
+/* VPCLMULQDQ (a carry-less multiplication in each 128-bit lane of a
+ * 256-bit register) with AVX2, and the OS saving the YMM registers.  */
+int
+sf_ghash_vpclmul_usable (void)
+{
+  unsigned int eax, ebx, ecx, edx, xcr0_lo, xcr0_hi;
+
+  if (!sf_ghash_pclmul_usable ()
+      || !__get_cpuid (1, &eax, &ebx, &ecx, &edx)
+      || !(ecx & bit_OSXSAVE) || !(ecx & bit_AVX))
+    return 0;
+  __asm__ ("xgetbv" : "=a" (xcr0_lo), "=d" (xcr0_hi) : "c" (0));
+  if ((xcr0_lo & 6) != 6
+      || !__get_cpuid_count (7, 0, &eax, &ebx, &ecx, &edx))
+    return 0;
+  return (ebx & bit_AVX2) && (ecx & bit_VPCLMULQDQ);
 }
 
 PCLMUL_INLINE __m128i
@@ -198,6 +223,114 @@ sf_ghash_setkey_pclmul (sf_ghash_key_t *key, const unsigned char h[AEAD_BLOCK])
   key->blocks = ghash_blocks_pclmul;
 }
 
+
+/*
+ * With VPCLMULQDQ: the same arithmetic on two blocks per 256-bit
+ * register, aggregated over sixteen blocks per reduction,
+ *   Y' = (Y ^ X1) H^16 ^ X2 H^15 ^ ... ^ X16 H,
+ * which halves both the multiplications and the reductions per
+ * block.  The key holds H^16 .. H^1, each divided by x, in that order,
+ * so that a 256-bit load at pair j gives the powers of blocks 2j and
+ * 2j + 1, and after them the XORs of their halves in the same order.
+ */
+
+VPCLMUL_INLINE __m256i
+load_pair (const unsigned char *p)
+{
+  const __m256i reverse = _mm256_broadcastsi128_si256
+    (_mm_set_epi8 (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+
+  return _mm256_shuffle_epi8 (_mm256_loadu_si256 ((const __m256i *) p),
+                              reverse);
+}
+
+VPCLMUL_INLINE __m256i
+key_pair (const sf_ghash_key_t *key, int j)
+{
+  return _mm256_loadu_si256 ((const __m256i *) key->words + j);
+}
+
+/* As mul_add, for the pair of blocks A and the pair of key powers
+ * J (their halves' XORs at J + VPOWERS / 2).  */
+VPCLMUL_INLINE void
+mul_add_pair (const sf_ghash_key_t *key, __m256i a, int j, __m256i *lo,
+              __m256i *mi, __m256i *hi)
+{
+  __m256i h = key_pair (key, j), hm = key_pair (key, j + VPOWERS / 2);
+  __m256i am = _mm256_xor_si256 (a, _mm256_shuffle_epi32 (a, 0x4e));
+
+  *lo = _mm256_xor_si256 (*lo, _mm256_clmulepi64_epi128 (a, h, 0x00));
+  *hi = _mm256_xor_si256 (*hi, _mm256_clmulepi64_epi128 (a, h, 0x11));
+  *mi = _mm256_xor_si256 (*mi, _mm256_clmulepi64_epi128 (am, hm, 0x00));
+}
+
+VPCLMUL_INLINE __m128i
+fold_lanes (__m256i x)
+{
+  return _mm_xor_si128 (_mm256_castsi256_si128 (x),
+                        _mm256_extracti128_si256 (x, 1));
+}
+
+VPCLMUL_TARGET static void
+ghash_blocks_vpclmul (const sf_ghash_key_t *key, unsigned char y[AEAD_BLOCK],
+                      const unsigned char *data, size_t nblocks)
+{
+  const __m128i *words = (const __m128i *) key->words;
+  __m128i acc = load_block (y), lo1, mi1, hi1;
+  __m256i lo, mi, hi;
+  size_t i;
+  int j;
+
+  for (; nblocks >= VPOWERS; nblocks -= VPOWERS, data += VPOWERS * AEAD_BLOCK)
+    {
+      lo = mi = hi = _mm256_setzero_si256 ();
+      /* The first pair, which waits for the previous reduction, last.  */
+      for (j = 1; j < VPOWERS / 2; j++)
+        mul_add_pair (key, load_pair (data + 2 * j * AEAD_BLOCK), j,
+                      &lo, &mi, &hi);
+      mul_add_pair (key, _mm256_xor_si256 (load_pair (data),
+                                           _mm256_set_m128i
+                                             (_mm_setzero_si128 (), acc)),
+                    0, &lo, &mi, &hi);
+      acc = reduce (fold_lanes (lo), fold_lanes (mi), fold_lanes (hi));
+    }
+  if (!nblocks)
+    {
+      store_block (y, acc);
+      return;
+    }
+  /* The N < 16 blocks left, aggregated too, with H^N .. H^1, the
+   * last N powers.  */
+  lo1 = mi1 = hi1 = _mm_setzero_si128 ();
+  acc = _mm_xor_si128 (acc, load_block (data));
+  for (i = 0; i < nblocks; i++)
+    mul_add (i ? load_block (data + i * AEAD_BLOCK) : acc,
+             _mm_loadu_si128 (words + VPOWERS - nblocks + i),
+             _mm_loadu_si128 (words + 2 * VPOWERS - nblocks + i),
+             &lo1, &mi1, &hi1);
+  store_block (y, reduce (lo1, mi1, hi1));
+}
+
+VPCLMUL_TARGET void
+sf_ghash_setkey_vpclmul (sf_ghash_key_t *key,
+                         const unsigned char h[AEAD_BLOCK])
+{
+  __m128i *words = (__m128i *) key->words;
+  __m128i h1 = load_block (h), hdiv = divide_by_x (h1);
+  __m128i hdiv_mid = halves_xor (hdiv), hi = h1;
+  int i;
+
+  for (i = 0; i < VPOWERS; i++)
+    {
+      __m128i p = i ? divide_by_x (hi) : hdiv;
+
+      _mm_storeu_si128 (words + VPOWERS - 1 - i, p);
+      _mm_storeu_si128 (words + 2 * VPOWERS - 1 - i, halves_xor (p));
+      hi = gf_mul (hi, hdiv, hdiv_mid);
+    }
+  key->blocks = ghash_blocks_vpclmul;
+}
+
 #else /* Neither x86-64 nor i386.  */
 
 /* No carry-less multiplication: never usable, so never called.  */
@@ -208,9 +341,24 @@ sf_ghash_pclmul_usable (void)
   return 0;
 }
 
+int
+sf_ghash_vpclmul_usable (void)
+{
+  return 0;
+}
+
 /* Unreachable; stop rather than hash with no key.  */
 void
 sf_ghash_setkey_pclmul (sf_ghash_key_t *key, const unsigned char h[AEAD_BLOCK])
+{
+  (void) key;
+  (void) h;
+  abort ();
+}
+
+void
+sf_ghash_setkey_vpclmul (sf_ghash_key_t *key,
+                         const unsigned char h[AEAD_BLOCK])
 {
   (void) key;
   (void) h;

@@ -155,35 +155,54 @@ sf_ghash_setkey_ref (sf_ghash_key_t *key, const unsigned char h[AEAD_BLOCK])
  * The choice, made on first use as sha1.c makes its own.
  */
 
-enum { CHOICE_UNKNOWN, CHOICE_REF, CHOICE_PCLMUL };
+enum { CHOICE_UNKNOWN, CHOICE_REF, CHOICE_PCLMUL, CHOICE_VPCLMUL };
 
 static _Atomic int chosen;
 
 static int
-use_pclmul (void)
+choice (void)
 {
-  int choice = atomic_load_explicit (&chosen, memory_order_relaxed);
+  int c = atomic_load_explicit (&chosen, memory_order_relaxed);
 
-  if (choice == CHOICE_UNKNOWN)
+  if (c == CHOICE_UNKNOWN)
     {
-      choice = !sf_hwf_disabled ("pclmul") && sf_ghash_pclmul_usable ()
-               ? CHOICE_PCLMUL : CHOICE_REF;
-      atomic_store_explicit (&chosen, choice, memory_order_relaxed);
+      /* VPCLMULQDQ is the same instruction on wider registers: turning
+       * off "pclmul" turns it off too.  */
+      if (sf_hwf_disabled ("pclmul") || !sf_ghash_pclmul_usable ())
+        c = CHOICE_REF;
+      else if (!sf_hwf_disabled ("vpclmul") && sf_ghash_vpclmul_usable ())
+        c = CHOICE_VPCLMUL;
+      else
+        c = CHOICE_PCLMUL;
+      atomic_store_explicit (&chosen, c, memory_order_relaxed);
     }
-  return choice == CHOICE_PCLMUL;
+  return c;
 }
 
 void
 sf_ghash_setkey (sf_ghash_key_t *key, const unsigned char h[AEAD_BLOCK])
 {
-  if (use_pclmul ())
-    sf_ghash_setkey_pclmul (key, h);
-  else
-    sf_ghash_setkey_ref (key, h);
+  switch (choice ())
+    {
+    case CHOICE_VPCLMUL:
+      sf_ghash_setkey_vpclmul (key, h);
+      break;
+    case CHOICE_PCLMUL:
+      sf_ghash_setkey_pclmul (key, h);
+      break;
+    default:
+      sf_ghash_setkey_ref (key, h);
+      break;
+    }
 }
 
 const char *
 sf_ghash_impl_name (void)
 {
-  return use_pclmul () ? "pclmul" : "ref";
+  switch (choice ())
+    {
+    case CHOICE_VPCLMUL: return "vpclmul";
+    case CHOICE_PCLMUL: return "pclmul";
+    default: return "ref";
+    }
 }

@@ -36,15 +36,16 @@ gpg_error_t sf_table_init (void);
  * 0..SF_PRIO_ACCEL, so a module at most ties with built-in
  * accelerated code, and a tie goes to the one registered first.  On
  * refusal returns GPG_ERR_UNKNOWN_VERSION (ABI mismatch),
- * GPG_ERR_INV_ARG (malformed spec, priority out of range),
+ * GPG_ERR_INV_ARG (malformed spec, a name, alias or IMPL that is not
+ * printable ASCII without spaces, priority out of range),
  * GPG_ERR_DUP_NAME (same algorithm and implementation already
  * registered), GPG_ERR_CONFLICT (geometry differs from a built-in
  * implementation's) or GPG_ERR_SELFTEST_FAILED, and writes a one-line
  * explanation to WHY (WHYLEN bytes, may be 0).  Every ABI version
  * from 1 to SF_ABI_VERSION is accepted (GPG_ERR_UNKNOWN_VERSION
  * outside), and a field is read only when the spec's version has it.
- * The self-test includes the stitched CFB + SHA-1 entry when it is
- * usable (see sf_spec_cfb_sha1).  */
+ * The self-test includes the stitched CFB + SHA-1 entry and the OCB
+ * entry when they are usable (see sf_spec_cfb_sha1, sf_spec_ocb).  */
 gpg_error_t sf_table_register (const sf_cipher_spec_t *spec,
                                const char *origin,
                                char *why, size_t whylen);
@@ -84,10 +85,8 @@ const char *sf_table_origin (const sf_cipher_spec_t *spec);
  * or no built-in implementation of its algorithm can run here.  */
 const sf_cipher_spec_t *sf_table_builtin_default (const sf_cipher_spec_t *spec);
 
-/* True when the hardware feature FEATURE ("aesni", "shani", ...) is
- * listed in SFENC_DISABLE_HWF, a comma separated list of feature
- * names, or when that list is "all".  */
-int sf_hwf_disabled (const char *feature);
+/* sf_hwf_disabled (FEATURE), whether SFENC_DISABLE_HWF turns a
+ * hardware feature off, is in sfcipher.h: modules use it too.  */
 
 /* True when SPEC can run here: its hardware feature is not disabled
  * by SFENC_DISABLE_HWF and its usable() probe agrees.  */
@@ -98,6 +97,10 @@ int sf_spec_usable (const sf_cipher_spec_t *spec);
  * entry's hardware feature is not disabled by SFENC_DISABLE_HWF and
  * its usable() probe agrees.  NULL otherwise.  */
 const sf_cfb_sha1_t *sf_spec_cfb_sha1 (const sf_cipher_spec_t *spec);
+
+/* The OCB entry of SPEC when SPEC has one (ABI version 3 or later)
+ * and it can run here, as for sf_spec_cfb_sha1.  NULL otherwise.  */
+const sf_ocb_t *sf_spec_ocb (const sf_cipher_spec_t *spec);
 
 /* What SPEC claims about its timing: SF_TIMING_UNKNOWN for a spec
  * built for ABI version 1.  */
@@ -110,7 +113,7 @@ const char *sf_timing_name (int timing);
 int sf_spec_has_name (const sf_cipher_spec_t *spec, const char *name);
 
 /* Run the self-test of SPEC: its known answers, the round trip, and
- * its stitched CFB + SHA-1 entry when usable.  Returns 0 or
+ * its stitched CFB + SHA-1 and OCB entries when usable.  Returns 0 or
  * GPG_ERR_SELFTEST_FAILED with a one-line explanation in WHY.  */
 gpg_error_t sf_spec_selftest (const sf_cipher_spec_t *spec,
                               char *why, size_t whylen);

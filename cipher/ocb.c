@@ -1,12 +1,15 @@
 /* ocb.c - OCB (RFC 7253) over any 128-bit block cipher
  *
- * Whole blocks are processed a chunk at a time so that the cipher sees
- * many independent blocks in one call: the offsets (Offset_i =
- * Offset_(i-1) ^ L_ntz(i)) are XORed in, the chunk goes through the
- * spec's ECB bulk function (eight or sixteen AES-NI blocks in flight),
- * and the same offsets, computed again, are XORed out.  The checksum
- * rides along in the pass over the plaintext.  Associated data is
- * hashed the same way, into the running sum.
+ * Whole blocks go to the spec's OCB entry when it has one (ABI
+ * version 3, sfcipher.h): the module then computes the offsets and
+ * the checksum beside its rounds, from the L table and the block
+ * count kept here.  Otherwise they are processed a chunk at a time so
+ * that the cipher sees many independent blocks in one call: the
+ * offsets (Offset_i = Offset_(i-1) ^ L_ntz(i)) are XORed in, the chunk
+ * goes through the spec's ECB bulk function, and the same offsets,
+ * computed again, are XORed out.  The checksum rides along in the
+ * pass over the plaintext.  Associated data is hashed the same way,
+ * into the running sum.
  *
  * The data of a message may come in several calls, all whole blocks
  * but the last: the partial block P_* is enciphered differently from a
@@ -84,6 +87,7 @@ ocb_setkey (sf_aead_hd_t hd)
   unsigned char l[AEAD_BLOCK];
   int i;
 
+  s->entry = sf_spec_ocb (hd->spec);
   memset (l, 0, sizeof l);
   aead_encrypt_block (hd, l, l);
   memcpy (s->l_star, l, AEAD_BLOCK);
@@ -250,16 +254,13 @@ whiten (const struct ocb_state *s, unsigned char *out, const unsigned char *in,
 }
 
 /* C_i = Offset_i ^ E (P_i ^ Offset_i) and Checksum ^= P_i over NBLOCKS
- * whole blocks, or the inverse when decrypting.  The offsets are
- * computed twice, before and after the cipher, rather than kept: that
- * costs less than storing them and wiping them afterwards.  A
- * module's own OCB bulk entry (a later ABI version), with the offsets
- * stitched into its cipher rounds, would take this function's place:
- * the same inputs (block count, Offset, Checksum, the L table) and
- * outputs.  */
+ * whole blocks, or the inverse when decrypting, without an OCB entry.
+ * The offsets are computed twice, before and after the cipher, rather
+ * than kept: that costs less than storing them and wiping them
+ * afterwards.  */
 static void
-ocb_crypt_blocks (sf_aead_hd_t hd, int encrypting, unsigned char *out,
-                  const unsigned char *in, size_t nblocks)
+ocb_crypt_generic (sf_aead_hd_t hd, int encrypting, unsigned char *out,
+                   const unsigned char *in, size_t nblocks)
 {
   struct ocb_state *s = &hd->u.ocb;
   vblock_t offset = load_vblock (s->offset), again, in_sum, out_sum;
@@ -283,6 +284,24 @@ ocb_crypt_blocks (sf_aead_hd_t hd, int encrypting, unsigned char *out,
   sf_wipememory (&in_sum, sizeof in_sum);
   sf_wipememory (&out_sum, sizeof out_sum);
   sf_wipememory (&checksum, sizeof checksum);
+}
+
+/* NBLOCKS whole blocks, by the spec's OCB entry when it has one.  */
+static void
+ocb_crypt_blocks (sf_aead_hd_t hd, int encrypting, unsigned char *out,
+                  const unsigned char *in, size_t nblocks)
+{
+  struct ocb_state *s = &hd->u.ocb;
+
+  if (!s->entry)
+    {
+      ocb_crypt_generic (hd, encrypting, out, in, nblocks);
+      return;
+    }
+  (encrypting ? s->entry->enc : s->entry->dec)
+    (hd->ctx, out, in, nblocks, s->nblocks, (unsigned char *) s->offset,
+     (unsigned char *) s->checksum, (const unsigned char *) s->l);
+  s->nblocks += nblocks;
 }
 
 /* The partial last block P_* of LEN bytes: Offset_* = Offset_m ^ L_*,

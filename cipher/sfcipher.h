@@ -13,9 +13,11 @@
  *     terminated list of ALIASES ("RIJNDAEL", "CAST-128", ...), the
  *     OpenPGP algorithm id (RFC 4880 9.2, 0 for none), and the name
  *     of the implementation IMPL ("ref", "aesni", "gcrypt", ...);
+ *     names are printable ASCII without spaces;
  *
  *   - its geometry: BLOCKSIZE and KEYLEN in bytes; CONTEXTSIZE, the
- *     number of bytes the caller allocates for the key schedule;
+ *     number of bytes the caller allocates for the key schedule (at
+ *     most SF_MAX_CONTEXTSIZE);
  *
  *   - its code: SETKEY, and ENCRYPT / DECRYPT of a single block,
  *     plus optional bulk functions that the generic modes call when
@@ -29,13 +31,18 @@
  *     test suite, which runs every implementation with its key and
  *     its data marked secret under valgrind (tests/ctgrind.sh);
  *
+ *   - optionally (ABI version 3), OCB: the whole blocks of OCB (RFC
+ *     7253) with the offsets and the checksum kept beside the cipher
+ *     rounds (see sf_ocb_t);
+ *
  *   - how it checks itself: known-answer vectors as hex strings.
  *     The cipher table runs them, in both directions, when the spec
  *     is registered, and also checks that 1000 encryptions followed
  *     by 1000 decryptions of a zero block return to zero, and that a
  *     usable CFB_SHA1 entry gives what the spec's own CFB and the
- *     portable SHA-1 give on a fixed message.  A spec that fails is
- *     refused.
+ *     portable SHA-1 give on a fixed message, and a usable OCB entry
+ *     what the spec's own ENCRYPT and DECRYPT give.  A spec that
+ *     fails is refused.
  *
  * Contracts the table relies on and does not check:
  *
@@ -57,13 +64,17 @@
  * default is the one with the highest PRIORITY, the first registered
  * on a tie.  The conventions are SF_PRIO_ACCEL for code using special
  * instructions, SF_PRIO_REF for portable native code and SF_PRIO_PEER
- * for the libgcrypt-backed reference provider.
+ * for the libgcrypt-backed reference provider.  A module that chooses
+ * among code paths of its own (AES-NI with or without VAES) asks
+ * sf_hwf_disabled, in SETKEY, for the features no HWF names.
  */
 #ifndef SFCIPHER_H
 #define SFCIPHER_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <gpg-error.h>
 
 #ifdef __cplusplus
@@ -76,14 +87,19 @@ extern "C" {
  * and modules built for an older version keep loading; a module built
  * for a newer version than the program's is refused.
  *   1  the original spec;
- *   2  adds CFB_SHA1.  */
-#define SF_ABI_VERSION 2
+ *   2  adds CFB_SHA1 and TIMING;
+ *   3  adds OCB.  */
+#define SF_ABI_VERSION 3
 
 /* Alignment the caller guarantees for a module's context.  */
 #define SF_CONTEXT_ALIGN 64
 
 /* Largest block size the modes support, in bytes.  */
 #define SF_MAX_BLOCKSIZE 16
+
+/* Largest CONTEXTSIZE the table accepts: far above any key schedule
+ * (the largest built in, Twofish's, takes about 4 KiB).  */
+#define SF_MAX_CONTEXTSIZE (64 * 1024)
 
 #define SF_PRIO_PEER   10
 #define SF_PRIO_REF    100
@@ -159,6 +175,56 @@ typedef struct sf_cfb_sha1
   sf_cfb_sha1_fn_t dec;
 } sf_cfb_sha1_t;
 
+/* OCB's whole blocks (ABI version 3).  OCB (RFC 7253) enciphers
+ * block i of a message as C_i = Offset_i ^ E (P_i ^ Offset_i), with
+ * Offset_i = Offset_(i-1) ^ L_ntz(i), and sums the plaintext into
+ * Checksum.  The blocks are independent, so the cipher can keep many
+ * in flight, but the offsets and the sum cost as much again unless
+ * they are computed beside the rounds, in registers.  An
+ * implementation that can do that offers it here; the mode keeps the
+ * rest of OCB (the nonce, the L table, the associated data, the last
+ * partial block, the tag).
+ *
+ * ENC does, for i = 1 .. NBLOCKS, with n = BLOCKS_DONE + i:
+ *
+ *   OFFSET ^= L[ntz (n)];  OUT_i = OFFSET ^ E (IN_i ^ OFFSET);
+ *   CHECKSUM ^= IN_i;
+ *
+ * and DEC the same with D for E and CHECKSUM ^= OUT_i, the plaintext.
+ * The contract:
+ *
+ *   - BLOCKS_DONE is the number of the message's blocks before IN
+ *     (a message may come in several calls); ntz (n) is the number of
+ *     trailing zero bits of n, which is never 0;
+ *   - L holds L_0 .. L_63 of RFC 7253 4.1 as 16-byte blocks, L_j at
+ *     L + 16 * j; an entry reads them there and derives nothing from
+ *     them by itself;
+ *   - OFFSET (Offset_BLOCKS_DONE on entry) and CHECKSUM are 16-byte
+ *     blocks, updated in place;
+ *   - NBLOCKS is at least 1; IN and OUT are identical or do not
+ *     overlap; nothing is aligned; the context is not modified;
+ *   - the block count is public, so which L an entry reads may depend
+ *     on it; under SF_TIMING_CONSTANT, nothing else may;
+ *   - the result, OUT, OFFSET and CHECKSUM, is bit for bit what the
+ *     formulas give with the spec's ENCRYPT and DECRYPT.  The table
+ *     checks that when it registers the spec, and refuses it if not.
+ *
+ * Only for a 128-bit block; ENC and DEC both.  HWF and USABLE are as
+ * for sf_cfb_sha1_t: what the entry needs beyond the spec itself.  */
+typedef void (*sf_ocb_fn_t) (const void *ctx, unsigned char *out,
+                             const unsigned char *in, size_t nblocks,
+                             uint64_t blocks_done, unsigned char offset[16],
+                             unsigned char checksum[16],
+                             const unsigned char l[64 * 16]);
+
+typedef struct sf_ocb
+{
+  const char *hwf;              /* Hardware feature needed, or NULL.  */
+  int (*usable) (void);         /* NULL means always usable.  */
+  sf_ocb_fn_t enc;
+  sf_ocb_fn_t dec;
+} sf_ocb_t;
+
 typedef struct sf_cipher_spec
 {
   /* SF_ABI_VERSION; read before anything else.  */
@@ -202,6 +268,9 @@ typedef struct sf_cipher_spec
   const sf_cfb_sha1_t *cfb_sha1;
   /* ABI version 2.  SF_TIMING_*.  */
   int timing;
+
+  /* ABI version 3.  Optional: OCB's whole blocks.  */
+  const sf_ocb_t *ocb;
 } sf_cipher_spec_t;
 
 /* What a module file exports: its ABI version and its specs, as a
@@ -218,10 +287,47 @@ typedef struct sf_module
 static inline void
 sf_wipememory (void *p, size_t n)
 {
+#if defined(__GNUC__) || defined(__clang__)
+  /* memset at full speed; the asm, which may read all memory at P,
+   * keeps the compiler from dropping it.  */
+  memset (p, 0, n);
+  __asm__ volatile ("" : : "r" (p) : "memory");
+#else
   volatile unsigned char *vp = (volatile unsigned char *) p;
 
   while (n--)
     *vp++ = 0;
+#endif
+}
+
+/* True when the hardware feature FEATURE ("aesni", "vaes", ...) is
+ * turned off by SFENC_DISABLE_HWF, a comma separated list of feature
+ * names compared case-insensitively, or when that list holds "all".
+ * The table asks it for every HWF; a module asks it for code paths
+ * of its own that no HWF names.  */
+static inline int
+sf_hwf_disabled (const char *feature)
+{
+  const char *p = getenv ("SFENC_DISABLE_HWF");
+
+  while (p && *p)
+    {
+      const char *f = feature, *all = "all";
+
+      /* Walk one list item against both names; ASCII case folding.  */
+      for (; *p && *p != ','; p++)
+        {
+          unsigned char c = (unsigned char) *p | 0x20;
+
+          f = f && *f && (unsigned char) (*f | 0x20) == c ? f + 1 : NULL;
+          all = all && *all && *all == c ? all + 1 : NULL;
+        }
+      if ((f && !*f) || (all && !*all))
+        return 1;
+      if (*p)
+        p++;
+    }
+  return 0;
 }
 
 /* The symbol a dynamic module exports.  */

@@ -28,31 +28,6 @@ static size_t table_size;
 static int table_initialised;
 
 int
-sf_hwf_disabled (const char *feature)
-{
-  const char *list = getenv ("SFENC_DISABLE_HWF");
-  size_t flen = strlen (feature);
-  const char *p, *end;
-
-  if (!list)
-    return 0;
-  for (p = list; *p; p = *end ? end + 1 : end)
-    {
-      size_t len;
-
-      end = strchr (p, ',');
-      if (!end)
-        end = p + strlen (p);
-      len = end - p;
-      if ((len == 3 && !strncasecmp (p, "all", 3))
-          || (len == flen && !strncasecmp (p, feature, flen)))
-        return 1;
-    }
-  return 0;
-}
-
-
-int
 sf_spec_usable (const sf_cipher_spec_t *spec)
 {
   if (spec->hwf && sf_hwf_disabled (spec->hwf))
@@ -102,6 +77,28 @@ sf_spec_cfb_sha1 (const sf_cipher_spec_t *spec)
 }
 
 
+/* The OCB field of SPEC, never read in a spec built for ABI version 1
+ * or 2, whose struct ends before it.  */
+static const sf_ocb_t *
+ocb_field (const sf_cipher_spec_t *spec)
+{
+  return spec->abi_version >= 3 ? spec->ocb : NULL;
+}
+
+
+const sf_ocb_t *
+sf_spec_ocb (const sf_cipher_spec_t *spec)
+{
+  const sf_ocb_t *entry = ocb_field (spec);
+
+  if (!entry || !sf_spec_usable (spec)
+      || (entry->hwf && sf_hwf_disabled (entry->hwf))
+      || (entry->usable && !entry->usable ()))
+    return NULL;
+  return entry;
+}
+
+
 int
 sf_spec_has_name (const sf_cipher_spec_t *spec, const char *name)
 {
@@ -118,13 +115,15 @@ sf_spec_has_name (const sf_cipher_spec_t *spec, const char *name)
 
 /* Decode the hex string HEX into at most MAXLEN bytes at BUF.  Returns
  * the number of bytes or -1 when HEX is not an even-length hex string
- * that fits.  */
+ * that fits, or is NULL (a module's malformed known answer).  */
 static long
 hex_decode (const char *hex, unsigned char *buf, size_t maxlen)
 {
-  size_t len = strlen (hex);
-  size_t i;
+  size_t len, i;
 
+  if (!hex)
+    return -1;
+  len = strlen (hex);
   if (len % 2 || len / 2 > maxlen)
     return -1;
   for (i = 0; i < len / 2; i++)
@@ -355,9 +354,140 @@ run_stitched_test (const sf_cipher_spec_t *spec, void *ctx,
 }
 
 
+/* The OCB test message: OCB_TEST_BLOCKS blocks given to the entry in
+ * the calls of OCB_TEST_CALLS, from a block count just below 2^36, so
+ * that a kernel's runs of 32, 16, 8 and 1 blocks all come (its widest
+ * even if it waits for 200 blocks), from counts of every alignment (16
+ * blocks from a count that is 8 mod 16, which a kernel must not take
+ * as aligned), and the offsets cross a multiple of a high power of
+ * two, where L_36 is read.  The number of calls is odd, so that a flaw
+ * made in every call cannot cancel out in the checksum.  */
+#define OCB_TEST_BLOCKS 256
+#define OCB_TEST_START ((UINT64_C (1) << 36) - 9)
+#define OCB_BLOCK 16
+static const size_t ocb_test_calls[] = { 1, 16, 207, 31, 1 };
+
+/* The fixed message PT and L table.  */
+static void
+ocb_test_inputs (unsigned char *pt, unsigned char *l)
+{
+  size_t i;
+
+  for (i = 0; i < OCB_TEST_BLOCKS * OCB_BLOCK; i++)
+    pt[i] = (unsigned char) (i * 29 + (i >> 7) + 3);
+  for (i = 0; i < 64 * OCB_BLOCK; i++)
+    l[i] = (unsigned char) (i * 151 + (i >> 4) + 77);
+}
+
+/* The fixed starting offset and checksum.  */
+static void
+ocb_test_start (unsigned char offset[OCB_BLOCK],
+                unsigned char checksum[OCB_BLOCK])
+{
+  size_t i;
+
+  for (i = 0; i < OCB_BLOCK; i++)
+    {
+      offset[i] = (unsigned char) (i * 41 + 9);
+      checksum[i] = (unsigned char) (i * 13 + 100);
+    }
+}
+
+/* What OCB encryption of PT to CT gives by the formulas of sfcipher.h,
+ * one block at a time through SPEC's own ENCRYPT.  */
+static void
+ocb_reference (const sf_cipher_spec_t *spec, void *ctx,
+               const unsigned char *pt, unsigned char *ct,
+               const unsigned char *l, unsigned char offset[OCB_BLOCK],
+               unsigned char checksum[OCB_BLOCK])
+{
+  size_t i, j;
+
+  for (i = 0; i < OCB_TEST_BLOCKS; i++)
+    {
+      const unsigned char *lj = l + OCB_BLOCK
+        * (size_t) __builtin_ctzll (OCB_TEST_START + i + 1);
+      unsigned char *c = ct + i * OCB_BLOCK;
+
+      for (j = 0; j < OCB_BLOCK; j++)
+        {
+          offset[j] ^= lj[j];
+          c[j] = pt[i * OCB_BLOCK + j] ^ offset[j];
+          checksum[j] ^= pt[i * OCB_BLOCK + j];
+        }
+      spec->encrypt (ctx, c, c);
+      for (j = 0; j < OCB_BLOCK; j++)
+        c[j] ^= offset[j];
+    }
+}
+
+/* Run FN over DATA in place in the calls of OCB_TEST_CALLS, from the
+ * starting offset and checksum; true when DATA, the offset and the
+ * checksum then are WANT, WANT_OFFSET and WANT_SUM.  */
+static int
+ocb_entry_ok (sf_ocb_fn_t fn, void *ctx, unsigned char *data,
+              const unsigned char *want, const unsigned char *l,
+              const unsigned char want_offset[OCB_BLOCK],
+              const unsigned char want_sum[OCB_BLOCK])
+{
+  unsigned char offset[OCB_BLOCK], sum[OCB_BLOCK];
+  uint64_t done = OCB_TEST_START;
+  size_t i;
+
+  ocb_test_start (offset, sum);
+  for (i = 0; i < sizeof ocb_test_calls / sizeof *ocb_test_calls; i++)
+    {
+      unsigned char *p = data + (done - OCB_TEST_START) * OCB_BLOCK;
+
+      fn (ctx, p, p, ocb_test_calls[i], done, offset, sum, l);
+      done += ocb_test_calls[i];
+    }
+  return (!memcmp (data, want, OCB_TEST_BLOCKS * OCB_BLOCK)
+          && !memcmp (offset, want_offset, OCB_BLOCK)
+          && !memcmp (sum, want_sum, OCB_BLOCK));
+}
+
+/* Check SPEC's usable OCB entry against the formulas, both ways.  */
+static gpg_error_t
+run_ocb_test (const sf_cipher_spec_t *spec, void *ctx,
+              char *why, size_t whylen)
+{
+  const sf_ocb_t *entry = sf_spec_ocb (spec);
+  unsigned char pt[OCB_TEST_BLOCKS * OCB_BLOCK], ct[sizeof pt];
+  unsigned char buf[sizeof pt], l[64 * OCB_BLOCK];
+  unsigned char offset[OCB_BLOCK], sum[OCB_BLOCK];
+  const char *failed = NULL;
+  gpg_error_t err;
+
+  if (!entry)
+    return 0;
+  err = set_test_key (spec, ctx, why, whylen);
+  if (err)
+    return err;
+  ocb_test_inputs (pt, l);
+  ocb_test_start (offset, sum);
+  ocb_reference (spec, ctx, pt, ct, l, offset, sum);
+  memcpy (buf, pt, sizeof buf);
+  if (!ocb_entry_ok (entry->enc, ctx, buf, ct, l, offset, sum))
+    failed = "encryption";
+  memcpy (buf, ct, sizeof buf);
+  if (!failed && !ocb_entry_ok (entry->dec, ctx, buf, pt, l, offset, sum))
+    failed = "decryption";
+  if (spec->release)
+    spec->release (ctx);
+  if (failed)
+    {
+      snprintf (why, whylen, "OCB %s differs from the block cipher's",
+                failed);
+      return gpg_error (GPG_ERR_SELFTEST_FAILED);
+    }
+  return 0;
+}
+
+
 /* Run the N_KATS known answers KATS on SPEC, which need not be the
  * spec they come from, and then, when OWN (SPEC's own self-test),
- * the round trip and the stitched entry.  */
+ * the round trip and the stitched and OCB entries.  */
 static gpg_error_t
 run_selftest (const sf_cipher_spec_t *spec, const sf_kat_t *kats,
               size_t n_kats, int own, char *why, size_t whylen)
@@ -372,7 +502,12 @@ run_selftest (const sf_cipher_spec_t *spec, const sf_kat_t *kats,
   ctx = aligned_alloc (SF_CONTEXT_ALIGN, ctxalloc ? ctxalloc
                                                   : SF_CONTEXT_ALIGN);
   if (!ctx)
-    return gpg_error_from_syserror ();
+    {
+      err = gpg_error_from_syserror ();
+      snprintf (why, whylen, "no memory for a context of %zu bytes",
+                spec->contextsize);
+      return err;
+    }
 
   for (i = 0; !err && i < n_kats; i++)
     err = run_one_kat (spec, ctx, &kats[i], i, why, whylen);
@@ -380,6 +515,8 @@ run_selftest (const sf_cipher_spec_t *spec, const sf_kat_t *kats,
     err = run_round_trip (spec, ctx, why, whylen);
   if (!err && own)
     err = run_stitched_test (spec, ctx, why, whylen);
+  if (!err && own)
+    err = run_ocb_test (spec, ctx, why, whylen);
 
   sf_wipememory (ctx, ctxalloc);
   free (ctx);
@@ -412,18 +549,51 @@ abi_version_supported (unsigned int version, char *why, size_t whylen)
 }
 
 
+/* True when NAME can stand in a one-line message or a listing:
+ * printable ASCII without spaces.  */
+static int
+is_plain_name (const char *name)
+{
+  if (!name || !*name)
+    return 0;
+  for (; *name; name++)
+    if ((unsigned char)*name <= ' ' || (unsigned char)*name > '~')
+      return 0;
+  return 1;
+}
+
+
+/* True when the names, aliases and implementation name of SPEC are
+ * plain (a module's names end up in messages).  */
+static int
+names_are_plain (const sf_cipher_spec_t *spec)
+{
+  const char *const *alias;
+
+  if (!is_plain_name (spec->name) || !is_plain_name (spec->impl))
+    return 0;
+  for (alias = spec->aliases; alias && *alias; alias++)
+    if (!is_plain_name (*alias))
+      return 0;
+  return 1;
+}
+
+
 /* Check the fields the modes and the table rely on.  */
 static int
 spec_is_wellformed (const sf_cipher_spec_t *spec)
 {
   const sf_cfb_sha1_t *stitched = cfb_sha1_field (spec);
+  const sf_ocb_t *ocb = ocb_field (spec);
 
-  return (spec->name && *spec->name && spec->impl && *spec->impl
+  return (names_are_plain (spec)
           && (spec->blocksize == 8 || spec->blocksize == 16)
           && spec->keylen && spec->keylen <= KAT_MAX_KEY
+          && spec->contextsize <= SF_MAX_CONTEXTSIZE
           && spec->setkey && spec->encrypt && spec->decrypt
           && spec->openpgp_id >= 0 && spec->openpgp_id < 256
           && (!stitched || stitched->enc || stitched->dec)
+          && (!ocb || (spec->blocksize == OCB_BLOCK && ocb->enc && ocb->dec))
           && sf_spec_timing (spec) >= SF_TIMING_UNKNOWN
           && sf_spec_timing (spec) <= SF_TIMING_TABLES);
 }
@@ -529,7 +699,8 @@ sf_table_register (const sf_cipher_spec_t *spec, const char *origin,
   if (!spec_is_wellformed (spec))
     {
       snprintf (why, whylen, "malformed cipher spec%s%s",
-                spec->name ? " " : "", spec->name ? spec->name : "");
+                is_plain_name (spec->name) ? " " : "",
+                is_plain_name (spec->name) ? spec->name : "");
       return gpg_error (GPG_ERR_INV_ARG);
     }
   /* Unbounded, a module could outrank every built-in implementation;

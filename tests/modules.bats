@@ -181,7 +181,7 @@ __attribute__ ((visibility ("default")))
 const sf_module_t sf_module = { SF_ABI_VERSION + 1, "future", none };
 C
   cc -shared -fPIC -I"$STAGE/usr/local/include" -o "$BATS_TEST_TMPDIR/future.so" "$BATS_TEST_TMPDIR/future.c"
-  refused "$BATS_TEST_TMPDIR/future.so" "module ABI version 3, this program supports 1 to 2"
+  refused "$BATS_TEST_TMPDIR/future.so" "module ABI version 4, this program supports 1 to 3"
 }
 
 @test "modules: modules built for ABI version 1 still load, and encrypt" {
@@ -214,6 +214,41 @@ C
   gpg --batch -q --passphrase pw --pinentry-mode loopback -d "$BATS_TEST_TMPDIR/in.gpg" > "$BATS_TEST_TMPDIR/out"
   cmp "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/out"
   "$DSFENC" "${ext[@]}" -d --cipher-impl v1 -o "$BATS_TEST_TMPDIR/back" "$BATS_TEST_TMPDIR/in.gpg"
+  cmp "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/back"
+}
+
+@test "modules: modules built for ABI version 2 still load, and encrypt" {
+  # tests/sfcipher-v2.h is the header as it was at version 2, frozen:
+  # it has the stitched CFB + SHA-1 entry and the timing claim, not
+  # the OCB entry of version 3.
+  v2="$BATS_TEST_TMPDIR/v2"
+  mkdir "$v2"
+  cp "$top_srcdir/tests/sfcipher-v2.h" "$v2/sfcipher.h"
+  [ "$(sed -n 's/^#define SF_ABI_VERSION //p' "$v2/sfcipher.h")" = 2 ]
+  [ "$(sed -n 's/^#define SF_ABI_VERSION //p' "$STAGE/usr/local/include/sfcipher.h")" -gt 2 ]
+  ! grep -q "sf_ocb" "$v2/sfcipher.h"
+  cp -r "$DYN/module-template" "$BATS_TEST_TMPDIR/tmpl2"
+  make -s -C "$BATS_TEST_TMPDIR/tmpl2" clean
+  make -s -C "$BATS_TEST_TMPDIR/tmpl2" all SFCIPHER_CFLAGS=-I"$v2"
+  run "$DSFENC" --no-auto-modules --load-extension "$BATS_TEST_TMPDIR/tmpl2/example.so" --list-ciphers --with-colons
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$(echo "$output" | impl_line EXAMPLE64 ref)" == *":dynamic:$BATS_TEST_TMPDIR/tmpl2/example.so:ok:default:"* ]]
+  # Twofish's own source, as implementation "v2", with its timing
+  # claim, encrypts for gpg and decrypts again.
+  sed -e 's/\.impl = "ref"/.impl = "v2"/' \
+    "$DYN/src/cipher/twofish.c" > "$v2/twofish-v2.c"
+  cc -O2 -shared -fPIC -fvisibility=hidden -DSF_DYNAMIC_MODULE -I"$DYN/src" \
+    -o "$v2/twofish-v2.so" "$v2/twofish-v2.c"
+  ext=(--no-auto-modules --load-extension "$v2/twofish-v2.so" --batch --passphrase pw)
+  run "$DSFENC" "${ext[@]}" --list-ciphers --with-colons
+  [[ "$(echo "$output" | impl_line TWOFISH v2)" == *":dynamic:$v2/twofish-v2.so:ok:"*":tables:"* ]]
+  head -c 70001 /dev/urandom > "$BATS_TEST_TMPDIR/in"
+  "$DSFENC" "${ext[@]}" -c --cipher-algo TWOFISH --cipher-impl v2 \
+    -o "$BATS_TEST_TMPDIR/in.gpg" "$BATS_TEST_TMPDIR/in"
+  gpg --batch -q --passphrase pw --pinentry-mode loopback -d "$BATS_TEST_TMPDIR/in.gpg" > "$BATS_TEST_TMPDIR/out"
+  cmp "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/out"
+  "$DSFENC" "${ext[@]}" -d --cipher-impl v2 -o "$BATS_TEST_TMPDIR/back" "$BATS_TEST_TMPDIR/in.gpg"
   cmp "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/back"
 }
 

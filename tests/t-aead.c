@@ -3,21 +3,29 @@
  *   - the vectors in $srcdir/vectors/aead-{ocb,eax,gcm}.vec (their
  *     sources are in their headers) through every usable
  *     implementation of AES in the table with the vector's key size,
- *     and through a copy of each without its bulk functions (the
- *     one-block paths): encrypted and decrypted in one call and in
- *     random pieces, the tag checked, a tag with one bit flipped
- *     refused;
- *   - RFC 7253's iterated OCB test, for each key and tag length it
+ *     through a copy of each without its bulk functions and OCB entry
+ *     (the one-block paths), and through a copy of one with an OCB
+ *     entry without that entry (OCB over the ECB bulk function):
+ *     encrypted and decrypted in one call and in random pieces, the
+ *     tag checked, a tag with one bit flipped refused;
+ *   - RFC 7253's iterated OCB test (messages of every length from 0
+ *     to 127 bytes in steps of 8), for each key and tag length it
  *     gives, in the same way;
  *   - random keys, nonces, tag lengths, associated data (0..300
- *     bytes) and messages (0..2000 bytes), in random pieces at random
- *     alignments, in place or not, against libgcrypt's OCB, EAX and
- *     GCM, for every usable native implementation of a 128-bit block
- *     algorithm libgcrypt also has (AES, Twofish; Camellia when its
- *     module is given as an argument); a flipped bit is refused;
+ *     bytes) and messages (0..2000 bytes, and a tenth as many of
+ *     0..40000 bytes, which the OCB entries take in runs of many
+ *     blocks), in random pieces at random alignments, in place or
+ *     not, against libgcrypt's OCB, EAX and GCM, for every usable
+ *     native implementation of a 128-bit block algorithm libgcrypt
+ *     also has (AES, Twofish; Camellia when its module is given as an
+ *     argument); a flipped bit is refused;
+ *   - OCB messages of every length from 0 to 3072 bytes the same way,
+ *     so that every mix of an OCB entry's runs of 32, 16, 8 and 1
+ *     blocks and a partial block comes;
  *   - GCM's counter wrapping in its last 32 bits within a message;
- *   - GHASH, portable and PCLMULQDQ, against the bitwise algorithm of
- *     SP 800-38D, and its choice obeying SFENC_DISABLE_HWF;
+ *   - GHASH, portable, PCLMULQDQ and VPCLMULQDQ, against the bitwise
+ *     algorithm of SP 800-38D, and its choice obeying
+ *     SFENC_DISABLE_HWF;
  *   - the calls the API refuses.
  * SFENC_AEAD_ROUNDS sets the random messages per implementation and
  * mode (1000).
@@ -28,6 +36,8 @@
 #include "aead-internal.h"
 
 #define MAX_MSG 2000
+#define MAX_LONG 40000
+#define EVERY_LEN_MAX 3072
 #define MAX_AD 300
 /* RFC 7253's 22,400 bytes of C for 128-bit tags.  */
 #define ITERATED_MAX (128 * 3 * 16 + 127 * 128)
@@ -101,8 +111,8 @@ open_aead (const sf_cipher_spec_t *spec, enum sf_aead_mode mode,
   return hd;
 }
 
-/* The same spec without its bulk functions, so that the modes take
- * their one-block paths.  */
+/* The same spec without its bulk functions and OCB entry, so that the
+ * modes take their one-block paths.  */
 static sf_cipher_spec_t
 without_bulk (const sf_cipher_spec_t *spec)
 {
@@ -112,6 +122,17 @@ without_bulk (const sf_cipher_spec_t *spec)
   copy.cbc_enc = copy.cbc_dec = NULL;
   copy.cfb_enc = copy.cfb_dec = NULL;
   copy.ofb = copy.ctr = NULL;
+  copy.ocb = NULL;
+  return copy;
+}
+
+/* The same spec without its OCB entry: OCB over its ECB bulk.  */
+static sf_cipher_spec_t
+without_ocb (const sf_cipher_spec_t *spec)
+{
+  sf_cipher_spec_t copy = *spec;
+
+  copy.ocb = NULL;
   return copy;
 }
 
@@ -219,8 +240,8 @@ aes_for (size_t keylen)
 static unsigned int vectors_seen[MAX_IMPLS];
 
 /* CHECK_ONE (SPEC, MODE, ARG) for every usable implementation of
- * ALGO, and again for each without its bulk functions.  Returns the
- * number of implementations.  */
+ * ALGO, again for each without its bulk functions, and for each with
+ * an OCB entry without it.  Returns the number of implementations.  */
 static unsigned int
 for_each_impl (const char *algo, enum sf_aead_mode mode, const char *where,
                unsigned int (*check_one) (const sf_cipher_spec_t *,
@@ -233,16 +254,21 @@ for_each_impl (const char *algo, enum sf_aead_mode mode, const char *where,
 
   for (idx = 0; (e = sf_table_nth (idx)); idx++)
     {
-      sf_cipher_spec_t plain;
+      sf_cipher_spec_t plain, no_ocb;
 
       if (!sf_spec_has_name (e->spec, algo) || !sf_spec_usable (e->spec))
         continue;
       plain = without_bulk (e->spec);
+      no_ocb = without_ocb (e->spec);
       check (!check_one (e->spec, mode, arg), "%s: %s (%s) disagrees",
              where, e->spec->name, e->spec->impl);
       check (!check_one (&plain, mode, arg),
              "%s: %s (%s) without bulk functions disagrees", where,
              e->spec->name, e->spec->impl);
+      if (sf_spec_ocb (e->spec))
+        check (!check_one (&no_ocb, mode, arg),
+               "%s: %s (%s) without its OCB entry disagrees", where,
+               e->spec->name, e->spec->impl);
       if (idx < MAX_IMPLS)
         vectors_seen[idx]++;
       impls++;
@@ -383,13 +409,14 @@ struct message
   enum sf_aead_mode mode;
   unsigned char key[32], nonce[64];
   size_t noncelen, taglen, adlen, len;
-  unsigned char ad[MAX_AD], pt[MAX_MSG];
+  unsigned char ad[MAX_AD], pt[MAX_LONG];
 };
 
-/* A random message for MODE and SPEC, with lengths libgcrypt takes.  */
+/* A random message for MODE and SPEC of at most MAXLEN bytes, with
+ * lengths libgcrypt takes.  */
 static void
 random_message (struct message *m, enum sf_aead_mode mode,
-                const sf_cipher_spec_t *spec)
+                const sf_cipher_spec_t *spec, size_t maxlen)
 {
   static const size_t ocb_tags[] = { 8, 12, 16 };
   static const size_t gcm_tags[] = { 4, 8, 12, 13, 14, 15, 16 };
@@ -414,7 +441,7 @@ random_message (struct message *m, enum sf_aead_mode mode,
     }
   prng_fill (m->nonce, m->noncelen);
   m->adlen = prng_below (MAX_AD + 1);
-  m->len = prng_below (MAX_MSG + 1);
+  m->len = prng_below (maxlen + 1);
   prng_fill (m->ad, m->adlen);
   prng_fill (m->pt, m->len);
 }
@@ -482,61 +509,97 @@ our_message (sf_aead_hd_t hd, const struct message *m, int encrypting,
                       m->ad, m->adlen, out, src, m->len);
 }
 
-/* One random message through SPEC and libgcrypt's ALGO; 0 if all
- * agree, and a flipped bit anywhere is refused.  */
+/* Message M through SPEC and libgcrypt's ALGO; 0 if all agree, and a
+ * flipped bit anywhere is refused.  M's AD may be changed.  */
 static int
-diff_one (const sf_cipher_spec_t *spec, enum sf_aead_mode mode, int algo)
+diff_message (const sf_cipher_spec_t *spec, struct message *m, int algo)
 {
-  static struct message m;
-  static unsigned char theirs[MAX_MSG], buf[MAX_MSG + 16];
+  static unsigned char theirs[MAX_LONG], buf[MAX_LONG + 16];
   unsigned char tag[AEAD_BLOCK], their_tag[AEAD_BLOCK], *out;
   sf_aead_hd_t hd;
   int ok;
 
-  random_message (&m, mode, spec);
-  if (!gcry_encrypt_message (algo, &m, spec->keylen, theirs, their_tag))
+  if (!gcry_encrypt_message (algo, m, spec->keylen, theirs, their_tag))
     return 1;
-  hd = open_aead (spec, mode, m.taglen, m.key, spec->keylen);
-  ok = !our_message (hd, &m, 1, m.pt, buf, &out)
-       && !sf_aead_gettag (hd, tag, m.taglen)
-       && !memcmp (out, theirs, m.len) && !memcmp (tag, their_tag, m.taglen);
-  ok = ok && !our_message (hd, &m, 0, theirs, buf, &out)
-       && !sf_aead_checktag (hd, their_tag, m.taglen)
-       && !memcmp (out, m.pt, m.len);
+  hd = open_aead (spec, m->mode, m->taglen, m->key, spec->keylen);
+  ok = !our_message (hd, m, 1, m->pt, buf, &out)
+       && !sf_aead_gettag (hd, tag, m->taglen)
+       && !memcmp (out, theirs, m->len)
+       && !memcmp (tag, their_tag, m->taglen);
+  ok = ok && !our_message (hd, m, 0, theirs, buf, &out)
+       && !sf_aead_checktag (hd, their_tag, m->taglen)
+       && !memcmp (out, m->pt, m->len);
 
   /* One bit flipped in the ciphertext, or else the AD, or else the
    * tag; in the tag too when it is so short (EAX allows one byte)
    * that a forgery would pass now and then.  */
-  if (m.len && m.taglen >= 8)
-    theirs[prng_below (m.len)] ^= 1 << prng_below (8);
-  else if (m.adlen && m.taglen >= 8)
-    m.ad[prng_below (m.adlen)] ^= 1 << prng_below (8);
+  if (m->len && m->taglen >= 8)
+    theirs[prng_below (m->len)] ^= 1 << prng_below (8);
+  else if (m->adlen && m->taglen >= 8)
+    m->ad[prng_below (m->adlen)] ^= 1 << prng_below (8);
   else
-    their_tag[prng_below (m.taglen)] ^= 1 << prng_below (8);
-  ok = ok && !our_message (hd, &m, 0, theirs, buf, &out)
-       && gpg_err_code (sf_aead_checktag (hd, their_tag, m.taglen))
+    their_tag[prng_below (m->taglen)] ^= 1 << prng_below (8);
+  ok = ok && !our_message (hd, m, 0, theirs, buf, &out)
+       && gpg_err_code (sf_aead_checktag (hd, their_tag, m->taglen))
           == GPG_ERR_CHECKSUM;
   sf_aead_close (hd);
   return !ok;
+}
+
+/* ROUNDS random messages of at most MAXLEN bytes in MODE through
+ * SPEC and libgcrypt's ALGO.  */
+static void
+diff_random (const sf_cipher_spec_t *spec, enum sf_aead_mode mode, int algo,
+             unsigned long rounds, size_t maxlen)
+{
+  static struct message m;
+  unsigned long bad, i;
+
+  for (bad = i = 0; i < rounds; i++)
+    {
+      random_message (&m, mode, spec, maxlen);
+      bad += diff_message (spec, &m, algo);
+    }
+  check (!bad, "%s (%s) %s: %lu of %lu random messages up to %zu bytes"
+         " disagree with libgcrypt", spec->name, spec->impl,
+         sf_aead_mode_name (mode), bad, rounds, maxlen);
+}
+
+/* OCB messages of every length from 0 to EVERY_LEN_MAX bytes through
+ * SPEC and libgcrypt's ALGO, the rest of each message random.  */
+static void
+diff_every_length (const sf_cipher_spec_t *spec, int algo)
+{
+  static struct message m;
+  unsigned long bad = 0;
+  size_t len;
+
+  for (len = 0; len <= EVERY_LEN_MAX; len++)
+    {
+      random_message (&m, SF_AEAD_OCB, spec, 0);
+      m.len = len;
+      prng_fill (m.pt, len);
+      bad += diff_message (spec, &m, algo);
+    }
+  check (!bad, "%s (%s) OCB: %lu of the lengths 0..%d disagree with"
+         " libgcrypt", spec->name, spec->impl, bad, EVERY_LEN_MAX);
 }
 
 static void
 diff_impl (const sf_cipher_spec_t *spec, unsigned long rounds)
 {
   int algo = gcry_cipher_map_name (spec->name);
-  unsigned long bad, i;
   size_t m;
 
   for (m = 0; m < N_AEAD_MODES; m++)
     {
-      for (bad = i = 0; i < rounds; i++)
-        bad += diff_one (spec, aead_modes[m], algo);
-      check (!bad, "%s (%s) %s: %lu of %lu random messages disagree with"
-             " libgcrypt", spec->name, spec->impl,
-             sf_aead_mode_name (aead_modes[m]), bad, rounds);
+      diff_random (spec, aead_modes[m], algo, rounds, MAX_MSG);
+      diff_random (spec, aead_modes[m], algo, rounds / 10, MAX_LONG);
     }
-  printf ("%s: %s (%s): %lu random messages per mode against libgcrypt\n",
-          test_name, spec->name, spec->impl, rounds);
+  diff_every_length (spec, algo);
+  printf ("%s: %s (%s): %lu random messages per mode and %lu long ones,"
+          " and OCB's lengths 0..%d, against libgcrypt\n", test_name,
+          spec->name, spec->impl, rounds, rounds / 10, EVERY_LEN_MAX);
 }
 
 static void
@@ -652,20 +715,33 @@ check_ghash_impl (const char *name, void (*setkey) (sf_ghash_key_t *,
   printf ("%s: GHASH (%s): 2000 random runs\n", test_name, name);
 }
 
+/* What sf_ghash_setkey should choose here.  */
+static const char *
+expected_ghash (void)
+{
+  if (!sf_ghash_pclmul_usable () || sf_hwf_disabled ("pclmul"))
+    return "ref";
+  if (!sf_ghash_vpclmul_usable () || sf_hwf_disabled ("vpclmul"))
+    return "pclmul";
+  return "vpclmul";
+}
+
 static void
 check_ghash (void)
 {
-  int pclmul = sf_ghash_pclmul_usable ();
-
   check_ghash_impl ("ref", sf_ghash_setkey_ref);
-  if (pclmul)
+  if (sf_ghash_pclmul_usable ())
     check_ghash_impl ("pclmul", sf_ghash_setkey_pclmul);
   else
     printf ("%s: GHASH (pclmul): UNAVAILABLE on this machine, not tested\n",
             test_name);
-  check (!strcmp (sf_ghash_impl_name (),
-                  pclmul && !sf_hwf_disabled ("pclmul") ? "pclmul" : "ref"),
-         "GHASH chose %s", sf_ghash_impl_name ());
+  if (sf_ghash_vpclmul_usable ())
+    check_ghash_impl ("vpclmul", sf_ghash_setkey_vpclmul);
+  else
+    printf ("%s: GHASH (vpclmul): UNAVAILABLE on this machine, not tested\n",
+            test_name);
+  check (!strcmp (sf_ghash_impl_name (), expected_ghash ()),
+         "GHASH chose %s, not %s", sf_ghash_impl_name (), expected_ghash ());
 }
 
 /* A 16-byte IV that makes GCM's J0 under SPEC and KEY end in the 32

@@ -1,6 +1,9 @@
 /* t-common.c - what every C test shares (see t-common.h)  */
 #include <config.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "t-common.h"
 
 unsigned long test_passed, test_failed;
@@ -144,6 +147,15 @@ const enum sf_cipher_mode all_modes[N_MODES] =
     SF_MODE_CTR, SF_MODE_OFB
   };
 
+gpg_error_t
+gcry_setkey_allow_weak (gcry_cipher_hd_t ghd, const unsigned char *key,
+                        size_t len)
+{
+  gpg_error_t err = gcry_cipher_setkey (ghd, key, len);
+
+  return gpg_err_code (err) == GPG_ERR_WEAK_KEY ? 0 : err;
+}
+
 const char *
 mode_name (enum sf_cipher_mode mode)
 {
@@ -172,4 +184,26 @@ test_load_modules (int argc, char **argv)
 
       check (!err, "loading %s: %s", argv[i], why);
     }
+}
+
+
+const sf_cipher_spec_t *
+guarded_spec (const sf_cipher_spec_t *base, const char *impl,
+              unsigned int version, size_t size)
+{
+  size_t page = (size_t) sysconf (_SC_PAGESIZE);
+  sf_cipher_spec_t copy = *base;
+  unsigned char *mem;
+
+  mem = mmap (NULL, 2 * page, PROT_READ | PROT_WRITE,
+              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED || mprotect (mem + page, page, PROT_NONE))
+    {
+      fprintf (stderr, "%s: cannot map a guarded page\n", test_name);
+      exit (1);
+    }
+  copy.abi_version = version;
+  copy.impl = impl;
+  memcpy (mem + page - size, &copy, size);
+  return (const sf_cipher_spec_t *) (mem + page - size);
 }

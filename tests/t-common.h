@@ -57,6 +57,20 @@ sf_cipher_hd_t open_keyed (const sf_cipher_spec_t *spec,
                            const unsigned char *key, size_t keylen,
                            const unsigned char *iv);
 
+/* Set KEY on libgcrypt's handle GHD, opened with weak keys allowed:
+ * libgcrypt still reports a weak key (a random Blowfish or DES key can
+ * be one) though it set it, so that is no error here.  */
+gpg_error_t gcry_setkey_allow_weak (gcry_cipher_hd_t ghd,
+                                    const unsigned char *key, size_t len);
+
+/* A copy of BASE named IMPL as a spec built for ABI version VERSION,
+ * whose struct ends after its first SIZE bytes (offsetof the first
+ * field VERSION lacks), placed right before an inaccessible page:
+ * reading a field beyond them crashes.  Never freed.  */
+const sf_cipher_spec_t *guarded_spec (const sf_cipher_spec_t *base,
+                                      const char *impl, unsigned int version,
+                                      size_t size);
+
 #define N_MODES 6
 extern const enum sf_cipher_mode all_modes[N_MODES];
 const char *mode_name (enum sf_cipher_mode mode);

@@ -24,6 +24,8 @@
  * -aead" do: nonce (the lengths RFC 9580 uses), data in place, tag
  * made or checked.  Their "gcrypt" and "openssl" rows are libgcrypt's
  * and OpenSSL's own OCB, EAX and GCM, not ours over their ciphers.
+ * Notes say which GHASH GCM uses and which implementations take OCB's
+ * whole blocks in their own OCB entry.
  *
  * Time is the process's CPU time.  Each sample repeats the buffer
  * until at least --seconds of CPU time have passed; the implementations
@@ -885,6 +887,42 @@ parse_args (int argc, char **argv)
     plot_check ("--plot", opt.plot);
 }
 
+/* True when a selected mode is the AEAD mode AEAD.  */
+static int
+aead_selected (enum sf_aead_mode aead)
+{
+  size_t m;
+
+  for (m = 0; m < N_MODES; m++)
+    if (opt.mode_on[m] && modes[m].aead == aead)
+      return 1;
+  return 0;
+}
+
+/* Notes on the AEAD paths taken: GHASH's implementation, and which
+ * implementations have an OCB entry (sfcipher.h) that will run here.  */
+static void
+note_aead_paths (report_t *rep)
+{
+  char list[400] = "";
+  const sf_table_entry_t *e;
+  size_t i;
+
+  if (aead_selected (SF_AEAD_GCM))
+    report_note (rep, "GCM: GHASH by %s", sf_ghash_impl_name ());
+  if (!aead_selected (SF_AEAD_OCB))
+    return;
+  for (i = 0; (e = sf_table_nth (i)); i++)
+    if (sf_spec_ocb (e->spec)
+        && (!opt.algos || algo_selected (e->spec, opt.algos))
+        && (!opt.impls || impl_selected (e->spec, opt.impls)))
+      snprintf (list + strlen (list), sizeof list - strlen (list), "%s%s %s",
+                *list ? ", " : "", e->spec->name, e->spec->impl);
+  report_note (rep, "OCB: whole blocks by the implementation's OCB entry"
+               " for %s, through ECB for the others",
+               *list ? list : "none");
+}
+
 /* The implementations of the algorithm of table entry IDX to measure,
  * libgcrypt's and OpenSSL's last.  Returns their number.  */
 static int
@@ -1176,6 +1214,7 @@ main (int argc, char **argv)
     report_note (rep, "c/B: ns/B times the clock rate measured with a"
                  " chain of dependent additions, %.2f GHz (no cycle"
                  " counter available)", clock_hz / 1e9);
+  note_aead_paths (rep);
 
   /* One group per algorithm, in table order of first appearance.  */
   for (i = 0; (e = sf_table_nth (i)); i++)

@@ -124,7 +124,11 @@ example_decrypt (const void *context, unsigned char *out,
 /* A bulk function is optional: without it the generic modes call
  * example_encrypt once per block.  CFB decryption is the one most
  * worth having, because its blocks are independent.  IV holds the
- * previous ciphertext block and must hold the last one on return.  */
+ * previous ciphertext block and must hold the last one on return.
+ * (A cipher with 128-bit blocks may also offer, from ABI version 3,
+ * an OCB entry, .ocb: see sf_ocb_t in sfcipher.h and doc/modules.md.
+ * Set only the fields you have; the spec below leaves the others
+ * zero, which builds against every ABI version's header.)  */
 static void
 example_cfb_dec (const void *context, unsigned char *iv, unsigned char *out,
                  const unsigned char *in, size_t nblocks)
