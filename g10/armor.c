@@ -15,7 +15,10 @@
  * instead of passing unseen.  The CRC line is the one before the END
  * line; what follows the END line is not armor, a CRC line included.
  * A missing CRC line is accepted, as rnp accepts it (gpg 2.2 fails on
- * it when the base64 ends without padding).
+ * it when the base64 ends without padding).  Lines of any length are
+ * read in constant memory: header lines as gpg reads them, and base64
+ * lines longer than the 20000 characters gpg 2.2 refuses, as rnp
+ * reads them (tests/sfenc-limits.bats).
  */
 #include <config.h>
 
@@ -33,7 +36,8 @@
 /* Characters per armor line, as gpg writes them.  */
 #define LINE_CHARS 64
 
-/* Longest header line accepted while reading.  */
+/* Longest part of a line kept while reading; the rest is read and
+ * dropped.  */
 #define MAX_LINE 1024
 
 static const char b64chars[] =
@@ -343,9 +347,8 @@ read_block_start (reader_t *in, int *r_found)
       if (eof)
         return fail (gpg_error (GPG_ERR_TRUNCATED), ARMOR_WHAT,
                      "input truncated in the armor headers");
-      if (is_long)
-        return fail (gpg_error (GPG_ERR_INV_ARMOR), ARMOR_WHAT,
-                     "armor header line too long");
+      /* A header line of any length is read, as gpg reads it; only
+       * its first MAX_LINE - 1 characters are kept and checked.  */
       if (!*line)
         break;
       if (!strstr (line, ": "))

@@ -1,12 +1,12 @@
 /* compress.c - compressed data packets
  *
  * RFC 4880 5.6: algorithm 1 (ZIP) is raw deflate (RFC 1951),
- * algorithm 2 (ZLIB) is the zlib format (RFC 1950).  BZIP2 (3) is
- * recognised but not supported by this build.  Like gpg, ZIP is
- * written with an 8 KiB window (windowBits 13) for the benefit of old
- * readers; reading accepts any window size.  Writing goes through
- * pdeflate.c, on --threads threads; reading through zlib's inflate.
- * Checked against GnuPG in tests/sfenc-interop.bats and
+ * algorithm 2 (ZLIB) is the zlib format (RFC 1950), algorithm 3 is
+ * BZIP2 (compress-bzip2.c).  Like gpg, ZIP is written with an 8 KiB
+ * window (windowBits 13) for the benefit of old readers; reading
+ * accepts any window size.  Deflate is written through pdeflate.c, on
+ * --threads threads, and read through zlib's inflate.  Checked
+ * against GnuPG in tests/sfenc-interop.bats and
  * tests/sfenc-threads.bats.
  */
 #include <config.h>
@@ -18,6 +18,7 @@
 #include <zlib.h>
 
 #include "compress.h"
+#include "compress-bzip2.h"
 #include "deflate-engine.h"
 #include "pdeflate.h"
 
@@ -57,13 +58,17 @@ compress_algo_from_name (const char *name)
   for (i = 0; i < sizeof compress_names / sizeof *compress_names; i++)
     if (!strcasecmp (name, compress_names[i].name))
       return compress_names[i].algo;
+  /* As gpg: the id, alone or after a Z ("Z3").  */
+  if ((name[0] == 'z' || name[0] == 'Z') && name[1])
+    name++;
   if (name[0] >= '0' && name[0] <= '3' && !name[1])
     return name[0] - '0';
   return -1;
 }
 
 
-/* The level of -z -1 (the default): zlib's default, as gpg's.  */
+/* The level of -z -1 (the default): zlib's default, as gpg's, which
+ * takes it for BZIP2 too.  */
 #define DEFAULT_LEVEL 6
 
 /* --threads, or 0 for one thread per online processor.  */
@@ -93,8 +98,36 @@ thread_count (void)
 struct compress_writer
 {
   packet_writer_t packet;
-  pdeflate_t *deflater;
+  pdeflate_t *deflater;         /* ZIP and ZLIB.  */
+  bzip2_writer_t *bzip2;        /* BZIP2.  */
 };
+
+
+/* Start the stream of ALGO at LEVEL into the packet of CW.  */
+static gpg_error_t
+start_stream (compress_writer_t *cw, int algo, int level)
+{
+  gpg_error_t err;
+  int nthreads;
+
+  if (algo == COMPRESS_BZIP2)
+    {
+      err = bzip2_writer_new (&cw->bzip2, level, packet_writer_sink,
+                              &cw->packet);
+      if (!err)
+        log_info ("BZIP2 compression, level %d (libbz2), 1 thread", level);
+      return err;
+    }
+  nthreads = thread_count ();
+  err = pdeflate_new (&cw->deflater, algo, level, nthreads,
+                      packet_writer_sink, &cw->packet);
+  if (!err)
+    log_info ("%s compression, level %d (%s), %d thread%s",
+              compress_algo_name (algo), level,
+              deflate_engine_library (level), nthreads,
+              nthreads == 1 ? "" : "s");
+  return err;
+}
 
 
 gpg_error_t
@@ -103,7 +136,6 @@ compress_writer_new (compress_writer_t **r_cw, int algo, int level,
 {
   gpg_error_t err;
   compress_writer_t *cw;
-  int nthreads = thread_count ();
 
   *r_cw = NULL;
   if (level < 0)
@@ -120,13 +152,7 @@ compress_writer_new (compress_writer_t **r_cw, int algo, int level,
       err = packet_writer_sink (&cw->packet, &algo_byte, 1);
     }
   if (!err)
-    err = pdeflate_new (&cw->deflater, algo, level, nthreads,
-                        packet_writer_sink, &cw->packet);
-  if (!err)
-    log_info ("%s compression, level %d (%s), %d thread%s",
-              compress_algo_name (algo), level,
-              deflate_engine_library (level), nthreads,
-              nthreads == 1 ? "" : "s");
+    err = start_stream (cw, algo, level);
   return err;
 }
 
@@ -136,6 +162,8 @@ compress_writer_sink (void *ctx, const unsigned char *buf, size_t len)
 {
   compress_writer_t *cw = ctx;
 
+  if (cw->bzip2)
+    return bzip2_writer_write (cw->bzip2, buf, len);
   return pdeflate_write (cw->deflater, buf, len);
 }
 
@@ -145,7 +173,10 @@ compress_writer_finish (compress_writer_t *cw)
 {
   gpg_error_t err;
 
-  err = pdeflate_finish (cw->deflater);
+  if (cw->bzip2)
+    err = bzip2_writer_finish (cw->bzip2);
+  else
+    err = pdeflate_finish (cw->deflater);
   if (!err)
     err = packet_writer_finish (&cw->packet);
   return err;
@@ -158,6 +189,7 @@ compress_writer_release (compress_writer_t *cw)
   if (!cw)
     return;
   pdeflate_release (cw->deflater);
+  bzip2_writer_release (cw->bzip2);
   packet_writer_release (&cw->packet);
   free (cw);
 }
@@ -165,6 +197,7 @@ compress_writer_release (compress_writer_t *cw)
 
 struct inflate_source
 {
+  bzip2_reader_t *bzip2;        /* BZIP2; the others go through zs.  */
   z_stream zs;
   source_fn_t source;
   void *source_ctx;
@@ -178,18 +211,26 @@ gpg_error_t
 inflate_source_new (inflate_source_t **r_is, int algo, source_fn_t source,
                     void *source_ctx)
 {
+  gpg_error_t err;
   inflate_source_t *is;
   int zrc;
 
-  if (algo == COMPRESS_BZIP2)
-    return fail (gpg_error (GPG_ERR_COMPR_ALGO), "decryption failed",
-                 "unsupported compression BZIP2");
-  if (algo != COMPRESS_ZIP && algo != COMPRESS_ZLIB)
+  if (algo != COMPRESS_ZIP && algo != COMPRESS_ZLIB
+      && algo != COMPRESS_BZIP2)
     return fail (gpg_error (GPG_ERR_COMPR_ALGO), "decryption failed",
                  "unknown compression algorithm %d", algo);
   is = calloc (1, sizeof *is);
   if (!is)
     return fail (gpg_error_from_syserror (), "out of core", NULL);
+  if (algo == COMPRESS_BZIP2)
+    {
+      err = bzip2_reader_new (&is->bzip2, source, source_ctx);
+      if (err)
+        free (is);
+      else
+        *r_is = is;
+      return err;
+    }
   is->source = source;
   is->source_ctx = source_ctx;
   zrc = inflateInit2 (&is->zs, algo == COMPRESS_ZIP ? -15 : 15);
@@ -213,6 +254,8 @@ inflate_source_read (void *ctx, unsigned char *buf, size_t size,
   size_t n;
   int zrc;
 
+  if (is->bzip2)
+    return bzip2_reader_read (is->bzip2, buf, size, nread);
   *nread = 0;
   if (is->done)
     return 0;
@@ -253,6 +296,9 @@ inflate_source_release (inflate_source_t *is)
 {
   if (!is)
     return;
-  inflateEnd (&is->zs);
+  if (is->bzip2)
+    bzip2_reader_release (is->bzip2);
+  else
+    inflateEnd (&is->zs);
   free (is);
 }

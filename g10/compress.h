@@ -8,8 +8,9 @@
 #include "sfenc.h"
 
 const char *compress_algo_name (int algo);
-/* Parse "none", "zip", "zlib", "bzip2", "uncompressed" or a number.
- * Returns the id or -1.  */
+/* Parse "none", "uncompressed", "zip", "zlib", "bzip2" (in any case)
+ * or an id 0..3, alone or after a Z, as gpg does.  Returns the id or
+ * -1.  */
 int compress_algo_from_name (const char *name);
 
 /* Set how many threads compress (--threads, 1..PDEFLATE_THREADS_MAX);
@@ -18,6 +19,8 @@ void compress_set_threads (int nthreads);
 
 typedef struct compress_writer compress_writer_t;
 
+/* Start a compressed packet of ALGO (ZIP, ZLIB or BZIP2) at LEVEL
+ * (1..9, or -1 for the default, 6) that is written into SINK.  */
 gpg_error_t compress_writer_new (compress_writer_t **r_cw, int algo,
                                  int level, sink_fn_t sink, void *sink_ctx);
 gpg_error_t compress_writer_sink (void *ctx, const unsigned char *buf,

@@ -6,12 +6,16 @@
  * CFB with resynchronisation).  Inside: compressed packets (5.6),
  * none, one or nested, holding the literal data packet (5.9), followed
  * by the MDC packet (5.14).  The two repeated bytes of the encrypted
- * prefix (the "quick check") tell a wrong passphrase.
+ * prefix (the "quick check") tell a wrong passphrase.  With a v6
+ * SKESK, an SEIPD v2 packet (RFC 9580 5.13.2) is read instead, with a
+ * v5 SKESK LibrePGP's AEAD Encrypted Data packet (tag 20), both in
+ * seipd2.c; SKESKs are parsed and opened in skesk.c.
  *
  * What is accepted is what gpg 2.2 accepts (tests/sfenc-gpgcompat.bats):
  * the first SKESK is used, further SKESKs and the PKESKs are checked
  * as gpg checks them and skipped; marker packets (5.8) are skipped
- * wherever they are, but only with their one valid body, "PGP".
+ * wherever they are, but only with their one valid body, "PGP", and
+ * so are padding packets (RFC 9580 5.14).
  *
  * The stages are sources pulled from the output side: input -> armor
  * (detected) -> packet body -> decrypt and hash -> for each compressed
@@ -35,13 +39,12 @@
 #include "literal.h"
 #include "extension.h"
 #include "mdc.h"
+#include "progress.h"
+#include "status.h"
+#include "skesk.h"
+#include "seipd2.h"
 
 #define WHAT "decryption failed"
-
-/* Largest SKESK packet gpg 2.2 accepts ("packet(3) too large"
- * beyond).  The one sfenc uses needs at most 11 bytes of version,
- * cipher and S2K and an encrypted session key of 1 + 32 bytes.  */
-#define MAX_SKESK 201
 
 /* PKESK packets (RFC 4880 5.1): version 3 (or 2), key id, algorithm,
  * then MPIs: at least 12 bytes, as gpg requires, and MPIs of at most
@@ -56,14 +59,6 @@
 /* Size of the output buffer: decrypted data is collected into it and
  * written in large blocks.  */
 #define OUTPUT_BUFFER CHUNK_SIZE
-
-typedef struct skesk
-{
-  int cipher_algo;
-  s2k_t s2k;
-  unsigned char esk[MAX_SKESK];
-  size_t esklen;
-} skesk_t;
 
 /* The decryption stage.  */
 typedef struct decrypt_source
@@ -87,6 +82,7 @@ check_mdc (decrypt_source_t *ds)
   unsigned char *tail = ds->tail;
   unsigned char digest[SF_SHA1_DIGEST_LEN];
   gpg_error_t err;
+  int good = 0;
 
   if (ds->taillen == MDC_PACKET_LEN)
     {
@@ -100,10 +96,12 @@ check_mdc (decrypt_source_t *ds)
           return fail (err, WHAT, "cipher: %s", gpg_strerror (err));
         }
       mdc_final (ds->mdc, digest);
-      if (tail[0] == 0xd3 && tail[1] == 0x14
-          && !memcmp (digest, tail + 2, SF_SHA1_DIGEST_LEN))
-        return 0;
+      good = tail[0] == 0xd3 && tail[1] == 0x14
+             && !memcmp (digest, tail + 2, SF_SHA1_DIGEST_LEN);
     }
+  status_mdc_checked (good);
+  if (good)
+    return 0;
   if (opt.ignore_mdc_error)
     {
       log_warning ("WARNING: the message was modified (bad MDC);"
@@ -194,7 +192,8 @@ decrypt_source_drain (decrypt_source_t *ds, unsigned char *buf, size_t size)
 
 /* Read the next packet header from R into HDR, skipping marker
  * packets: RFC 4880 5.8 says to ignore them, and gpg does wherever
- * they are, once their body is checked to be "PGP".  */
+ * they are, once their body is checked to be "PGP"; and padding
+ * packets, which RFC 9580 5.14 says to ignore.  */
 static gpg_error_t
 next_packet (reader_t *r, packet_header_t *hdr)
 {
@@ -205,6 +204,14 @@ next_packet (reader_t *r, packet_header_t *hdr)
   for (;;)
     {
       err = packet_read_header (r, hdr, WHAT);
+      if (!err && hdr->tag == PKT_PADDING)
+        {
+          packet_body_init (&body, r, hdr);
+          err = packet_body_skip (&body);
+          if (err)
+            return err;
+          continue;
+        }
       if (err || hdr->tag != PKT_MARKER)
         return err;
       if (hdr->length != sizeof marker)
@@ -218,54 +225,6 @@ next_packet (reader_t *r, packet_header_t *hdr)
         return fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
                      "invalid marker packet (not \"PGP\")");
     }
-}
-
-
-/* Read the SKESK packet HDR from IN into SK, checking what gpg checks
- * in every SKESK, used or not: the size, the version and the S2K.  */
-static gpg_error_t
-parse_skesk (reader_t *in, const packet_header_t *hdr, skesk_t *sk)
-{
-  gpg_error_t err;
-  unsigned char body[MAX_SKESK];
-  size_t len = hdr->length, n;
-
-  if (len > MAX_SKESK || len < 4)
-    return fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
-                 "invalid SKESK packet (length %llu)",
-                 (unsigned long long)len);
-  err = reader_read_exact (in, body, len);
-  if (err)
-    return fail (err, WHAT, "input truncated (in the SKESK packet)");
-  if (body[0] != 4)
-    return fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
-                 "unsupported SKESK version %d", body[0]);
-  memset (sk, 0, sizeof *sk);
-  sk->cipher_algo = body[1];
-  sk->s2k.mode = body[2];
-  sk->s2k.hash_algo = body[3];
-  n = 4;
-  if (sk->s2k.mode != 0 && sk->s2k.mode != 1 && sk->s2k.mode != 3)
-    return fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
-                 "unsupported S2K mode %d", sk->s2k.mode);
-  if (sk->s2k.mode)
-    {
-      if (len < n + 8)
-        return fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
-                     "SKESK packet too short");
-      memcpy (sk->s2k.salt, body + n, 8);
-      n += 8;
-    }
-  if (sk->s2k.mode == 3)
-    {
-      if (len < n + 1)
-        return fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
-                     "SKESK packet too short");
-      sk->s2k.count_byte = body[n++];
-    }
-  sk->esklen = len - n;
-  memcpy (sk->esk, body + n, sk->esklen);
-  return 0;
 }
 
 
@@ -353,6 +312,22 @@ find_cipher (int algo, const sf_cipher_spec_t **r_spec)
 }
 
 
+/* Recover the session key of SK with PASS into KEY (secure memory of
+ * SKESK_MAX_KEY bytes): its length at *R_KEYLEN, the data's cipher at
+ * *R_ALGO (0 when the data packet names it).  */
+static gpg_error_t
+session_key (const skesk_t *sk, const char *pass, unsigned char *key,
+             size_t *r_keylen, int *r_algo)
+{
+  const sf_cipher_spec_t *spec;
+  gpg_error_t err = find_cipher (sk->cipher_algo, &spec);
+
+  if (!err)
+    err = skesk_decrypt (sk, spec, pass, key, r_keylen, r_algo);
+  return err;
+}
+
+
 /* Derive the session key from the SKESK and PASS and open the cipher
  * for the encrypted data packet with tag TAG.  */
 static gpg_error_t
@@ -360,57 +335,32 @@ open_cipher (const skesk_t *sk, int tag, const char *pass,
              sf_cipher_hd_t *r_hd)
 {
   gpg_error_t err;
-  const sf_cipher_spec_t *spec, *s2kspec;
-  sf_cipher_hd_t eskhd = NULL;
+  const sf_cipher_spec_t *spec;
   unsigned char *key;
   size_t keylen;
+  int algo;
 
   *r_hd = NULL;
-  err = find_cipher (sk->cipher_algo, &s2kspec);
-  if (err)
-    return err;
-  key = gcry_malloc_secure (MAX_SKESK);
+  key = gcry_malloc_secure (SKESK_MAX_KEY);
   if (!key)
     return fail (gpg_error_from_syserror (), "out of secure memory", NULL);
-  keylen = s2kspec->keylen;
-  err = s2k_derive (&sk->s2k, pass, key, keylen);
-  spec = s2kspec;
-  if (!err && sk->esklen)
-    {
-      /* The session key is encrypted with the S2K key, CFB, zero IV:
-       * its first byte names the cipher of the data.  */
-      err = sf_cipher_open (&eskhd, s2kspec, SF_MODE_CFB, SF_CIPHER_SECURE);
-      if (!err)
-        err = sf_cipher_setkey (eskhd, key, keylen);
-      if (!err)
-        err = sf_cipher_setiv (eskhd, NULL, s2kspec->blocksize);
-      if (!err)
-        err = sf_cipher_decrypt (eskhd, key, sk->esk, sk->esklen);
-      sf_cipher_close (eskhd);
-      /* A wrong passphrase gives a random algorithm byte.  */
-      if (!err && (sf_table_find_id (key[0], opt.cipher_impl, &spec)
-                   || sk->esklen - 1 != spec->keylen))
-        err = fail (gpg_error (GPG_ERR_BAD_KEY), WHAT,
-                    "wrong passphrase (Bad session key)");
-      if (!err)
-        {
-          keylen = spec->keylen;
-          memmove (key, key + 1, keylen);
-        }
-    }
+  err = session_key (sk, pass, key, &keylen, &algo);
+  if (!err)
+    err = find_cipher (algo, &spec);
   if (!err)
     {
       log_info ("%s/%s.CFB encrypted data", spec->name, spec->impl);
       extension_note_use (spec);
+      status_decryption_info (tag == PKT_ENCRYPTED_MDC ? GCRY_MD_SHA1 : 0,
+                              spec->openpgp_id, 0);
+      err = sf_cipher_open (r_hd, spec, tag == PKT_ENCRYPTED_MDC ? SF_MODE_CFB
+                            : SF_MODE_OPENPGP_CFB, SF_CIPHER_SECURE);
     }
-  if (!err)
-    err = sf_cipher_open (r_hd, spec, tag == PKT_ENCRYPTED_MDC ? SF_MODE_CFB
-                          : SF_MODE_OPENPGP_CFB, SF_CIPHER_SECURE);
   if (!err)
     err = sf_cipher_setkey (*r_hd, key, keylen);
   if (!err)
     err = sf_cipher_setiv (*r_hd, NULL, spec->blocksize);
-  sf_wipememory (key, MAX_SKESK);
+  sf_wipememory (key, SKESK_MAX_KEY);
   gcry_free (key);
   if (err)
     {
@@ -576,38 +526,25 @@ process_plaintext (reader_t *in, outfile_t *out, unsigned char *buf,
 }
 
 
-/* Decrypt the encrypted data packet HDR read from IN with the
- * passphrase PASS.  */
+/* Decrypt the SEIPD v1 or SED packet with tag TAG from BODY (after
+ * its version octet) with SK and PASS into OUT through BUF; set
+ * *R_UNVERIFIED when its MDC could not be checked.  */
 static gpg_error_t
-decrypt_packet (reader_t *in, const packet_header_t *hdr, const skesk_t *sk,
-                const char *pass, outfile_t *out)
+decrypt_cfb (packet_body_t *body, int tag, const skesk_t *sk,
+             const char *pass, outfile_t *out, unsigned char *buf,
+             int *r_unverified)
 {
   gpg_error_t err;
   decrypt_source_t ds;
-  packet_body_t body;
   reader_t plain;
-  unsigned char version, *buf;
 
   memset (&ds, 0, sizeof ds);
   memset (&plain, 0, sizeof plain);
-  buf = malloc (OUTPUT_BUFFER);
-  if (!buf)
-    return fail (gpg_error_from_syserror (), "out of core", NULL);
-  packet_body_init (&body, in, hdr);
-  ds.body = &body;
+  ds.body = body;
   ds.to_stdout = outfile_is_stdout (out);
-  if (hdr->tag == PKT_ENCRYPTED_MDC)
-    {
-      err = packet_body_read_exact (&body, &version, 1, "encrypted data");
-      if (!err && version != 1)
-        err = fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
-                    "unsupported SEIPD version %d", version);
-      if (err)
-        goto leave;
-    }
-  err = open_cipher (sk, hdr->tag, pass, &ds.cipher);
+  err = open_cipher (sk, tag, pass, &ds.cipher);
   if (!err)
-    err = check_prefix (&ds, hdr->tag);
+    err = check_prefix (&ds, tag);
   if (!err)
     err = reader_init (&plain, decrypt_source_read, &ds);
   if (err)
@@ -632,9 +569,117 @@ decrypt_packet (reader_t *in, const packet_header_t *hdr, const skesk_t *sk,
     }
 
  leave:
+  *r_unverified = ds.mdc && ds.failed;
   reader_release (&plain);
   sf_cipher_close (ds.cipher);
   mdc_close (ds.mdc);
+  return err;
+}
+
+
+/* Decrypt the AEAD-protected packet with tag TAG from BODY (after the
+ * version octet of an SEIPD) with SK and PASS into OUT through BUF.
+ * Each chunk's plaintext is released only once its tag is checked.  */
+static gpg_error_t
+decrypt_aead (packet_body_t *body, int tag, const skesk_t *sk,
+              const char *pass, outfile_t *out, unsigned char *buf)
+{
+  gpg_error_t err;
+  aead_header_t h;
+  const sf_cipher_spec_t *spec;
+  aead_source_t *as = NULL;
+  reader_t plain;
+  unsigned char *key;
+  size_t keylen;
+  int algo;
+
+  memset (&plain, 0, sizeof plain);
+  key = gcry_malloc_secure (SKESK_MAX_KEY);
+  if (!key)
+    return fail (gpg_error_from_syserror (), "out of secure memory", NULL);
+  err = aead_header_read (body, tag, &h);
+  if (!err)
+    err = find_cipher (h.cipher_algo, &spec);
+  if (!err)
+    err = session_key (sk, pass, key, &keylen, &algo);
+  if (!err && keylen != spec->keylen)
+    err = fail (gpg_error (GPG_ERR_INV_PACKET), WHAT, "the session key has"
+                " %zu octets, but %s needs %zu", keylen, spec->name,
+                spec->keylen);
+  if (!err)
+    err = aead_source_open (&as, body, &h, spec, key);
+  sf_wipememory (key, SKESK_MAX_KEY);
+  gcry_free (key);
+  if (!err)
+    {
+      extension_note_use (spec);
+      status_decryption_info (0, spec->openpgp_id, h.aead_algo);
+      err = reader_init (&plain, aead_source_read, as);
+    }
+  if (!err)
+    err = process_plaintext (&plain, out, buf, OUTPUT_BUFFER);
+  reader_release (&plain);
+  aead_source_close (as);
+  return err;
+}
+
+
+/* Read the version octet of the SEIPD packet BODY into *VERSION, and
+ * check that SK's version goes with that of the packet with tag TAG:
+ * RFC 9580 5.3 pairs a v6 SKESK with SEIPD v2 and a v4 SKESK with the
+ * packets before, LibrePGP a v5 SKESK with its AEAD packet.  */
+static gpg_error_t
+check_versions (packet_body_t *body, int tag, const skesk_t *sk,
+                unsigned char *version)
+{
+  gpg_error_t err;
+  int want;
+
+  *version = 1;
+  if (tag == PKT_ENCRYPTED_MDC)
+    {
+      err = packet_body_read_exact (body, version, 1, "encrypted data");
+      if (err)
+        return err;
+      if (*version != 1 && *version != 2)
+        return fail (gpg_error (GPG_ERR_NOT_SUPPORTED), WHAT,
+                     "SEIPD version %d is not supported", *version);
+    }
+  want = tag == PKT_AEAD_ENCRYPTED ? 5 : *version == 2 ? 6 : 4;
+  if (sk->version != want)
+    return fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
+                 "a version %d SKESK cannot open %s (it takes a version"
+                 " %d SKESK)", sk->version,
+                 tag == PKT_AEAD_ENCRYPTED ? "an AEAD Encrypted Data packet"
+                 : tag == PKT_ENCRYPTED ? "a SED packet"
+                 : *version == 2 ? "an SEIPD v2 packet" : "an SEIPD v1 packet",
+                 want);
+  return 0;
+}
+
+
+/* Decrypt the encrypted data packet HDR read from IN with the
+ * passphrase PASS.  */
+static gpg_error_t
+decrypt_packet (reader_t *in, const packet_header_t *hdr, const skesk_t *sk,
+                const char *pass, outfile_t *out)
+{
+  gpg_error_t err;
+  packet_body_t body;
+  unsigned char version, *buf;
+  int unverified = 0;
+
+  buf = malloc (OUTPUT_BUFFER);
+  if (!buf)
+    return fail (gpg_error_from_syserror (), "out of core", NULL);
+  status_begin_decryption ();
+  packet_body_init (&body, in, hdr);
+  err = check_versions (&body, hdr->tag, sk, &version);
+  if (!err && (hdr->tag == PKT_AEAD_ENCRYPTED || version == 2))
+    err = decrypt_aead (&body, hdr->tag, sk, pass, out, buf);
+  else if (!err)
+    err = decrypt_cfb (&body, hdr->tag, sk, pass, out, buf, &unverified);
+  status_end_decryption (err, unverified);
   free (buf);
   return err;
 }
@@ -678,7 +723,7 @@ input_start (input_t *in)
   gpg_error_t err;
   int c;
 
-  err = reader_init (&in->raw, fd_source, &in->fd);
+  err = reader_init (&in->raw, progress_source, &in->fd);
   if (!err)
     err = reader_peek (&in->raw, &c);
   if (err)
@@ -751,6 +796,7 @@ read_key_packets (reader_t *r, skesk_t *sk, packet_header_t *hdr)
         {
         case PKT_ENCRYPTED_MDC:
         case PKT_ENCRYPTED:
+        case PKT_AEAD_ENCRYPTED:
           return check_data_packet (hdr, nskesk, npkesk);
         case 0:
           return fail (gpg_error (GPG_ERR_NO_DATA), WHAT,
@@ -758,19 +804,18 @@ read_key_packets (reader_t *r, skesk_t *sk, packet_header_t *hdr)
                        ? "input truncated (no encrypted data packet)"
                        : "no OpenPGP data found");
         case PKT_SYMKEY_ENC:
-          err = parse_skesk (r, hdr, nskesk++ ? &unused : sk);
-          if (!err && nskesk == 1
+          err = skesk_parse (r, hdr, nskesk++ ? &unused : sk);
+          if (!err && nskesk == 1 && sk->s2k.mode != S2K_ARGON2
               && !digest_algo_supported (sk->s2k.hash_algo))
             err = fail (gpg_error (GPG_ERR_DIGEST_ALGO), WHAT,
                         "unknown S2K digest algorithm %d", sk->s2k.hash_algo);
+          if (!err && nskesk == 1)
+            status_need_passphrase_sym (sk->cipher_algo, &sk->s2k);
           break;
         case PKT_PUBKEY_ENC:
           npkesk++;
           err = skip_pkesk (r, hdr);
           break;
-        case PKT_AEAD_ENCRYPTED:
-          return fail (gpg_error (GPG_ERR_NOT_SUPPORTED), WHAT,
-                       "AEAD encrypted data is not supported");
         case PKT_COMPRESSED:
         case PKT_PLAINTEXT:
           return fail (gpg_error (GPG_ERR_NO_DATA), WHAT,
@@ -822,6 +867,7 @@ decrypt_file (const char *infile)
   err = input_open (&in, infile);
   if (err)
     return err;
+  progress_start (in.fd.fd, in.fd.name);
   err = outfile_check (opt.output);
   /* A passphrase not typed on the terminal is read first: with
    * --passphrase-fd 0 it precedes the message on stdin.  */

@@ -5,12 +5,16 @@
  * (5.13): the cipher in CFB mode with a zero IV over a random block
  * whose last two bytes are repeated, the (optionally compressed,
  * 5.6) literal data packet (5.9) and the MDC packet (5.14), the
- * SHA-1 of everything before the MDC's hash.
+ * SHA-1 of everything before the MDC's hash.  With --aead-algo, an
+ * SKESK v6 and an SEIPD v2 packet (RFC 9580 5.3.2, 5.13.2) instead,
+ * or LibrePGP's SKESK v5 and AEAD packet (--aead-format librepgp):
+ * skesk.c and seipd2.c.
  *
  * The stages are sinks pushed into from the input: literal packet
  * writer -> compressor (optional) -> hash and encrypt -> SEIPD packet
  * writer -> armor (optional) -> output.  Input is read straight into
- * the literal packet's chunk buffer, and each slice of it is hashed
+ * the literal packet's chunk buffer (through plaintext.c, which looks
+ * for compressed formats and makes -t's text), and each slice is hashed
  * and encrypted while it is in the L1 cache.
  */
 #include <config.h>
@@ -29,6 +33,12 @@
 #include "passphrase.h"
 #include "extension.h"
 #include "mdc.h"
+#include "argon2.h"
+#include "plaintext.h"
+#include "progress.h"
+#include "status.h"
+#include "skesk.h"
+#include "seipd2.h"
 
 #define WHAT "encryption failed"
 
@@ -93,11 +103,15 @@ seipd_finish (seipd_writer_t *sw)
 }
 
 
-/* Look up the cipher of the options.  */
+/* Look up the cipher of the options: as gpg, --s2k-cipher-algo when
+ * --cipher-algo is not given.  */
 static gpg_error_t
 find_cipher (const sf_cipher_spec_t **r_spec)
 {
-  const char *algo = opt.cipher_algo ? opt.cipher_algo : "AES256";
+  const char *option = opt.cipher_algo || !opt.s2k_cipher_algo
+                       ? "--cipher-algo" : "--s2k-cipher-algo";
+  const char *algo = opt.cipher_algo ? opt.cipher_algo
+                     : opt.s2k_cipher_algo ? opt.s2k_cipher_algo : "AES256";
   gpg_error_t err;
 
   err = sf_table_find (algo, opt.cipher_impl, r_spec);
@@ -107,12 +121,12 @@ find_cipher (const sf_cipher_spec_t **r_spec)
       /* Id 0 would be written into the message, which nothing could
        * then read, not even sfenc.  */
       if (!(*r_spec)->openpgp_id)
-        return fail (gpg_error (GPG_ERR_CIPHER_ALGO), "--cipher-algo",
+        return fail (gpg_error (GPG_ERR_CIPHER_ALGO), option,
                      "%s has no OpenPGP algorithm id, so no OpenPGP"
                      " message can use it", (*r_spec)->name);
       return 0;
     case GPG_ERR_CIPHER_ALGO:
-      return fail (err, "--cipher-algo", "unknown cipher algorithm '%s'"
+      return fail (err, option, "unknown cipher algorithm '%s'"
                    " (see --list-ciphers)", algo);
     case GPG_ERR_NOT_FOUND:
       return fail (err, "--cipher-impl", "no implementation '%s' of %s"
@@ -122,7 +136,7 @@ find_cipher (const sf_cipher_spec_t **r_spec)
                    algo, opt.cipher_impl ? "/" : "",
                    opt.cipher_impl ? opt.cipher_impl : "");
     default:
-      return fail (err, "--cipher-algo", "%s: %s", algo, gpg_strerror (err));
+      return fail (err, option, "%s: %s", algo, gpg_strerror (err));
     }
 }
 
@@ -142,65 +156,70 @@ make_s2k (s2k_t *s2k)
                  opt.s2k_digest_algo ? "--s2k-digest-algo" : "--digest-algo",
                  "unknown digest algorithm '%s'", name);
   s2k->count_byte = s2k_encode_count (opt.s2k_count);
+  s2k->argon2_t = opt.argon2_t;
+  s2k->argon2_p = opt.argon2_p;
+  s2k->argon2_m = opt.argon2_m;
+  if (s2k->mode == S2K_ARGON2
+      && opt.argon2_m < (int)argon2_min_memory_exp (opt.argon2_p))
+    return fail (gpg_error (GPG_ERR_INV_ARG), "--s2k-argon2-memory",
+                 "%d lanes need at least 2^%u KiB", opt.argon2_p,
+                 argon2_min_memory_exp (opt.argon2_p));
   gcry_create_nonce (s2k->salt, sizeof s2k->salt);
   return 0;
 }
 
 
-/* The SKESK packet for S2K and cipher SPEC.  */
+/* Check that the cipher SPEC can be used with --aead-algo.  */
 static gpg_error_t
-write_skesk (sink_fn_t sink, void *sink_ctx, const s2k_t *s2k,
-             const sf_cipher_spec_t *spec)
+check_aead (const sf_cipher_spec_t *spec)
 {
-  unsigned char body[16], pkt[24];
-  size_t n = 0, hlen;
-
-  body[n++] = 4;
-  body[n++] = spec->openpgp_id;
-  body[n++] = s2k->mode;
-  body[n++] = s2k->hash_algo;
-  if (s2k->mode)
-    {
-      memcpy (body + n, s2k->salt, 8);
-      n += 8;
-    }
-  if (s2k->mode == 3)
-    body[n++] = s2k->count_byte;
-  hlen = packet_header_put (pkt, PKT_SYMKEY_ENC, n);
-  memcpy (pkt + hlen, body, n);
-  return sink (sink_ctx, pkt, hlen + n);
+  if (!opt.aead_algo)
+    return 0;
+  if (spec->blocksize != SF_AEAD_BLOCKSIZE)
+    return fail (gpg_error (GPG_ERR_INV_CIPHER_MODE), "--aead-algo",
+                 "%s needs a cipher with 128-bit blocks; %s has %u-bit"
+                 " blocks", aead_algo_name (opt.aead_algo), spec->name,
+                 (unsigned int)spec->blocksize * 8);
+  if (opt.aead_skesk_version == 5
+      && !aead_nonce_len (PKT_AEAD_ENCRYPTED, opt.aead_algo))
+    return fail (gpg_error (GPG_ERR_NOT_SUPPORTED), "--aead-format",
+                 "LibrePGP messages use OCB or EAX, not %s",
+                 aead_algo_name (opt.aead_algo));
+  return 0;
 }
 
 
-/* Derive the session key and open the cipher in CFB mode.  */
+/* Ask for the passphrase and make the SKESK and the session key.  */
 static gpg_error_t
-open_cipher (sf_cipher_hd_t *r_hd, const sf_cipher_spec_t *spec,
-             const s2k_t *s2k)
+make_session_key (skesk_out_t *skesk, const sf_cipher_spec_t *spec,
+                  const s2k_t *s2k)
 {
   gpg_error_t err;
   char *pass;
-  unsigned char *key;
 
-  *r_hd = NULL;
+  status_need_passphrase_sym (spec->openpgp_id, s2k);
   err = passphrase_get (&pass, 1);
   if (err)
     return err;
-  key = gcry_malloc_secure (spec->keylen);
-  if (!key)
-    {
-      passphrase_release (pass);
-      return fail (gpg_error_from_syserror (), "out of secure memory", NULL);
-    }
-  err = s2k_derive (s2k, pass, key, spec->keylen);
+  err = skesk_make (skesk, opt.aead_algo ? opt.aead_skesk_version : 4, spec,
+                    opt.aead_algo, s2k, pass);
   passphrase_release (pass);
-  if (!err)
-    err = sf_cipher_open (r_hd, spec, SF_MODE_CFB, SF_CIPHER_SECURE);
+  return err;
+}
+
+
+/* Open the cipher in CFB mode with the session KEY.  */
+static gpg_error_t
+open_cipher (sf_cipher_hd_t *r_hd, const sf_cipher_spec_t *spec,
+             const unsigned char *key)
+{
+  gpg_error_t err;
+
+  err = sf_cipher_open (r_hd, spec, SF_MODE_CFB, SF_CIPHER_SECURE);
   if (!err)
     err = sf_cipher_setkey (*r_hd, key, spec->keylen);
   if (!err)
     err = sf_cipher_setiv (*r_hd, NULL, spec->blocksize);
-  sf_wipememory (key, spec->keylen);
-  gcry_free (key);
   if (err)
     {
       sf_cipher_close (*r_hd);
@@ -212,10 +231,32 @@ open_cipher (sf_cipher_hd_t *r_hd, const sf_cipher_spec_t *spec,
 }
 
 
+/* Say what encrypts: cipher, mode, S2K.  */
+static void
+log_encryption (const sf_cipher_spec_t *spec, const s2k_t *s2k)
+{
+  char how[80];
+
+  if (s2k->mode == S2K_ARGON2)
+    snprintf (how, sizeof how, "Argon2 with %u passes, %u lanes, 2^%u KiB",
+              s2k->argon2_t, s2k->argon2_p, s2k->argon2_m);
+  else
+    snprintf (how, sizeof how, "mode %d with %s", s2k->mode,
+              digest_algo_name (s2k->hash_algo));
+  if (opt.aead_algo)
+    log_info ("%s/%s.%s encryption (%s, chunks of %zu bytes), S2K %s",
+              spec->name, spec->impl, aead_algo_name (opt.aead_algo),
+              opt.aead_skesk_version == 5 ? "LibrePGP" : "SEIPD v2",
+              (size_t)1 << (opt.chunk_octet + 6), how);
+  else
+    log_info ("%s/%s.CFB encryption, S2K %s", spec->name, spec->impl, how);
+}
+
+
 /* Write the literal packet: its header fields, then the input read
  * straight into the chunk buffer.  */
 static gpg_error_t
-write_literal (packet_writer_t *lit, fd_stream_t *in, const char *name)
+write_literal (packet_writer_t *lit, plaintext_t *in, const char *name)
 {
   gpg_error_t err;
   unsigned char *space;
@@ -225,7 +266,7 @@ write_literal (packet_writer_t *lit, fd_stream_t *in, const char *name)
   if (namelen > 255)
     namelen = 255;
   packet_writer_space (lit, &space);
-  space[0] = 'b';
+  space[0] = opt.textmode ? 't' : 'b';
   space[1] = namelen;
   memcpy (space + 2, name, namelen);
   space[2 + namelen] = now >> 24;
@@ -237,7 +278,7 @@ write_literal (packet_writer_t *lit, fd_stream_t *in, const char *name)
     {
       size_t room = packet_writer_space (lit, &space);
 
-      err = fd_source (in, space, room, &n);
+      err = plaintext_source (in, space, room, &n);
       if (err || !n)
         break;
       err = packet_writer_commit (lit, n);
@@ -248,59 +289,147 @@ write_literal (packet_writer_t *lit, fd_stream_t *in, const char *name)
 }
 
 
-/* Encrypt IN into the output sink.  */
+/* The compression level for the input PT named INNAME: 0 for none,
+ * -1 for the default.  As in gpg, data already compressed is stored
+ * as it is, but here unless a level was given for the algorithm.  */
+static int
+compression_level (const plaintext_t *pt, const char *inname)
+{
+  int level = opt.compress_algo == COMPRESS_BZIP2
+              ? opt.bzip2_compress_level : opt.compress_level;
+  const char *format;
+
+  if (!opt.compress_level || opt.compress_algo == COMPRESS_NONE)
+    return 0;
+  if (level < 0 && (format = plaintext_compressed_format (pt)))
+    {
+      log_info ("%s: already compressed (%s), not compressed again",
+                inname, format);
+      return 0;
+    }
+  return level;
+}
+
+
+/* Write the literal data packet of IN, named LITNAME, compressed or
+ * not, into SINK.  */
 static gpg_error_t
-encrypt_stream (fd_stream_t *in, const char *litname, sink_fn_t sink,
+write_plaintext (fd_stream_t *in, const char *litname, sink_fn_t sink,
+                 void *sink_ctx)
+{
+  gpg_error_t err;
+  compress_writer_t *cw = NULL;
+  packet_writer_t lit;
+  plaintext_t pt;
+  int level = 0;
+
+  memset (&lit, 0, sizeof lit);
+  memset (&pt, 0, sizeof pt);
+  err = plaintext_open (&pt, progress_source, in, opt.textmode);
+  if (!err)
+    level = compression_level (&pt, in->name);
+  if (!err && level)
+    err = compress_writer_new (&cw, opt.compress_algo, level, sink, sink_ctx);
+  if (!err)
+    err = packet_writer_init (&lit, PKT_PLAINTEXT,
+                              cw ? compress_writer_sink : sink,
+                              cw ? (void *)cw : sink_ctx);
+  if (!err)
+    err = write_literal (&lit, &pt, litname);
+  if (!err && cw)
+    err = compress_writer_finish (cw);
+  plaintext_close (&pt);
+  packet_writer_release (&lit);
+  compress_writer_release (cw);
+  return err;
+}
+
+
+/* Encrypt IN into an SEIPD v1 packet written into SINK.  */
+static gpg_error_t
+encrypt_seipd1 (fd_stream_t *in, const char *litname, sink_fn_t sink,
                 void *sink_ctx, const sf_cipher_spec_t *spec,
-                const s2k_t *s2k, sf_cipher_hd_t cipher)
+                sf_cipher_hd_t cipher)
 {
   gpg_error_t err;
   seipd_writer_t sw;
-  compress_writer_t *cw = NULL;
-  packet_writer_t lit;
   unsigned char prefix[MAX_BLOCKSIZE + 2];
   size_t bs = spec->blocksize;
-  int compress = opt.compress_level && opt.compress_algo != COMPRESS_NONE;
 
   memset (&sw, 0, sizeof sw);
-  memset (&lit, 0, sizeof lit);
   sw.cipher = cipher;
-  err = write_skesk (sink, sink_ctx, s2k, spec);
-  if (!err)
-    err = packet_writer_init (&sw.packet, PKT_ENCRYPTED_MDC, sink, sink_ctx);
+  err = packet_writer_init (&sw.packet, PKT_ENCRYPTED_MDC, sink, sink_ctx);
   if (!err)
     err = mdc_open (&sw.mdc, sw.cipher);
-  if (err)
-    goto leave;
-
-  /* The version byte is not encrypted.  */
-  prefix[0] = 1;
-  err = packet_writer_sink (&sw.packet, prefix, 1);
+  if (!err)
+    {
+      /* The version byte is not encrypted.  */
+      prefix[0] = 1;
+      err = packet_writer_sink (&sw.packet, prefix, 1);
+    }
   gcry_randomize (prefix, bs, GCRY_STRONG_RANDOM);
   prefix[bs] = prefix[bs - 2];
   prefix[bs + 1] = prefix[bs - 1];
   if (!err)
     err = seipd_sink (&sw, prefix, bs + 2);
-  if (!err && compress)
-    err = compress_writer_new (&cw, opt.compress_algo, opt.compress_level,
-                               seipd_sink, &sw);
   if (!err)
-    err = packet_writer_init (&lit, PKT_PLAINTEXT,
-                              cw ? compress_writer_sink : seipd_sink,
-                              cw ? (void *)cw : (void *)&sw);
-  if (!err)
-    err = write_literal (&lit, in, litname);
-  if (!err && cw)
-    err = compress_writer_finish (cw);
+    err = write_plaintext (in, litname, seipd_sink, &sw);
   if (!err)
     err = seipd_finish (&sw);
-
- leave:
-  packet_writer_release (&lit);
-  compress_writer_release (cw);
   packet_writer_release (&sw.packet);
   mdc_close (sw.mdc);
   return err;
+}
+
+
+/* Encrypt IN into the output sink: the SKESK, then the encrypted data
+ * packet, SEIPD v1 with CIPHER or AEAD with the session key.  */
+static gpg_error_t
+encrypt_stream (fd_stream_t *in, const char *litname, sink_fn_t sink,
+                void *sink_ctx, const sf_cipher_spec_t *spec,
+                const skesk_out_t *skesk, sf_cipher_hd_t cipher)
+{
+  gpg_error_t err;
+  aead_writer_t *aw = NULL;
+
+  status_begin_encryption (spec->openpgp_id, opt.aead_algo);
+  err = sink (sink_ctx, skesk->packet, skesk->len);
+  if (err || !opt.aead_algo)
+    return err ? err : encrypt_seipd1 (in, litname, sink, sink_ctx, spec,
+                                       cipher);
+  err = aead_writer_open (&aw, opt.aead_skesk_version == 5
+                          ? PKT_AEAD_ENCRYPTED : PKT_ENCRYPTED_MDC,
+                          spec, opt.aead_algo, opt.chunk_octet, skesk->key,
+                          sink, sink_ctx);
+  if (!err)
+    err = write_plaintext (in, litname, aead_writer_sink, aw);
+  if (!err)
+    err = aead_writer_finish (aw);
+  aead_writer_close (aw);
+  return err;
+}
+
+
+/* The output file of INFILE: -o, or as gpg FILE.gpg (FILE.asc when
+ * armored); NULL for stdout.  */
+static gpg_error_t
+output_name (const char *infile, char **r_name)
+{
+  *r_name = NULL;
+  if (opt.output)
+    *r_name = strdup (opt.output);
+  else if (infile && strcmp (infile, "-"))
+    {
+      *r_name = malloc (strlen (infile) + 5);
+      if (*r_name)
+        {
+          strcpy (*r_name, infile);
+          strcat (*r_name, opt.armor ? ".asc" : ".gpg");
+        }
+    }
+  if ((opt.output || (infile && strcmp (infile, "-"))) && !*r_name)
+    return fail (gpg_error_from_syserror (), "out of core", NULL);
+  return 0;
 }
 
 
@@ -310,6 +439,7 @@ encrypt_file (const char *infile)
   gpg_error_t err;
   const sf_cipher_spec_t *spec;
   s2k_t s2k;
+  skesk_out_t skesk;
   sf_cipher_hd_t cipher = NULL;
   fd_stream_t in;
   outfile_t out;
@@ -319,6 +449,7 @@ encrypt_file (const char *infile)
   gpg_error_t close_err;
 
   memset (&out, 0, sizeof out);
+  memset (&skesk, 0, sizeof skesk);
   in.fd = 0;
   in.name = "stdin";
   if (infile && strcmp (infile, "-"))
@@ -332,25 +463,14 @@ encrypt_file (const char *infile)
         return fail (gpg_error_from_syserror (), infile, "%s",
                      strerror (errno));
     }
-  if (opt.output)
-    outname = strdup (opt.output);
-  else if (infile && strcmp (infile, "-"))
-    {
-      /* As gpg: FILE.gpg, or FILE.asc when armored.  */
-      outname = malloc (strlen (infile) + 5);
-      if (outname)
-        {
-          strcpy (outname, infile);
-          strcat (outname, opt.armor ? ".asc" : ".gpg");
-        }
-    }
-  if ((opt.output || (infile && strcmp (infile, "-"))) && !outname)
-    {
-      err = fail (gpg_error_from_syserror (), "out of core", NULL);
-      goto leave;
-    }
-
-  err = find_cipher (&spec);
+  if (opt.set_filename)
+    litname = opt.set_filename;
+  progress_start (in.fd, in.name);
+  err = output_name (infile, &outname);
+  if (!err)
+    err = find_cipher (&spec);
+  if (!err)
+    err = check_aead (spec);
   if (!err)
     {
       extension_note_use (spec);
@@ -359,11 +479,12 @@ encrypt_file (const char *infile)
   if (!err)
     err = outfile_check (outname);
   if (!err)
-    err = open_cipher (&cipher, spec, &s2k);
+    err = make_session_key (&skesk, spec, &s2k);
+  if (!err && !opt.aead_algo)
+    err = open_cipher (&cipher, spec, skesk.key);
   if (err)
     goto leave;
-  log_info ("%s/%s.CFB encryption, S2K mode %d with %s", spec->name,
-            spec->impl, s2k.mode, digest_algo_name (s2k.hash_algo));
+  log_encryption (spec, &s2k);
 
   err = outfile_open (&out, outname);
   if (err)
@@ -373,16 +494,19 @@ encrypt_file (const char *infile)
   if (!err)
     err = encrypt_stream (&in, litname, aw ? armor_writer_sink : fd_sink,
                           aw ? (void *)aw : (void *)&out.stream,
-                          spec, &s2k, cipher);
+                          spec, &skesk, cipher);
   if (!err && aw)
     err = armor_writer_finish (aw);
   close_err = outfile_close (&out, !err);
   if (!err)
     err = close_err;
+  if (!err)
+    status_end_encryption ();
 
  leave:
   armor_writer_release (aw);
   sf_cipher_close (cipher);
+  skesk_out_release (&skesk);
   free (outname);
   if (in.fd > 0)
     close (in.fd);

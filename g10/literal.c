@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "literal.h"
+#include "status.h"
 
 #define LITERAL_NAME_MAX 255
 
@@ -114,6 +115,7 @@ literal_write (reader_t *in, const packet_header_t *hdr, fd_stream_t *out,
   if (err)
     return err;
   format = fields[0];
+  status_plaintext (hdr, fields);
   escape_name (fields + 2, fields[1], shown);
   log_info ("literal data: mode %c, name \"%s\"",
             format >= 0x20 && format < 0x7f ? format : '?', shown);

@@ -5,6 +5,7 @@
  * the key is longer than the hash, further hash contexts are preloaded
  * with 1, 2, ... zero octets.  The iteration count is coded in one
  * octet (3.7.1.3); gpg's default, 65011712, is the largest, 0xff.
+ * Argon2 (4, RFC 9580 3.7.1.4) is in argon2.c.
  * Checked against GnuPG for every mode and hash in
  * tests/sfenc-interop.bats.
  */
@@ -16,6 +17,7 @@
 #include <gcrypt.h>
 
 #include "sfenc.h"
+#include "argon2.h"
 
 static const struct
 {
@@ -116,6 +118,9 @@ s2k_derive (const s2k_t *s2k, const char *passphrase, unsigned char *key,
   size_t unitslen = 0;
   static const unsigned char zero = 0;
 
+  if (s2k->mode == S2K_ARGON2)
+    return argon2_derive (s2k->salt, s2k->argon2_t, s2k->argon2_p,
+                          s2k->argon2_m, passphrase, key, keylen);
   err = gcry_md_open (&md, s2k->hash_algo, GCRY_MD_FLAG_SECURE);
   if (err)
     return fail (err, "string-to-key", "%s: %s",

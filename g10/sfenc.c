@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <unistd.h>
 #include <gcrypt.h>
@@ -21,9 +22,14 @@
 
 #include "sfenc.h"
 #include "compress.h"
+#include "compress-bzip2.h"
 #include "deflate-engine.h"
 #include "passphrase.h"
 #include "pdeflate.h"
+#include "progress.h"
+#include "status.h"
+#include "argon2.h"
+#include "seipd2.h"
 
 /* The oldest libgcrypt configure accepts.  */
 #define NEED_LIBGCRYPT_VERSION "1.10.0"
@@ -37,6 +43,20 @@
 
 /* gpg's default S2K iteration count (the largest coded one).  */
 #define DEFAULT_S2K_COUNT 65011712ul
+
+/* Argon2: RFC 9106's second recommended setting, which RFC 9580
+ * 3.7.1.4 names for memory-constrained uses: 3 passes, 4 lanes,
+ * 64 MiB.  */
+#define DEFAULT_ARGON2_PASSES 3
+#define DEFAULT_ARGON2_LANES 4
+#define DEFAULT_ARGON2_MEMORY_EXP 16
+
+/* AEAD chunks of 2^18 bytes (256 KiB), as rnp writes them: the 16
+ * bytes of tag and the nonce set-up per chunk cost nothing measurable,
+ * while a reader, which holds a chunk until its tag is checked, keeps
+ * it in the L2 cache and passes plaintext on down a pipe every 256
+ * KiB (2^22, the most RFC 9580 allows, was slower through a pipe).  */
+#define DEFAULT_CHUNK_SIZE 18
 
 struct options opt;
 
@@ -65,8 +85,25 @@ enum opt_id
     O_S2K_DIGEST_ALGO,
     O_S2K_MODE,
     O_S2K_COUNT,
+    O_S2K_ARGON2_PASSES,
+    O_S2K_ARGON2_PARALLELISM,
+    O_S2K_ARGON2_MEMORY,
+    O_AEAD_ALGO,
+    O_AEAD_FORMAT,
+    O_CHUNK_SIZE,
     O_COMPRESS_LEVEL,
     O_COMPRESS_ALGO,
+    O_BZIP2_COMPRESS_LEVEL,
+    O_TEXTMODE,
+    O_SET_FILENAME,
+    O_S2K_CIPHER_ALGO,
+    O_LOGGER_FD,
+    O_NO_TTY,
+    O_NO_OPTIONS,
+    O_HOMEDIR,
+    O_NO_GREETING,
+    O_NO_SECMEM_WARNING,
+    O_FORCE_MDC,
     O_THREADS,
     O_ARMOR,
     O_OUTPUT,
@@ -80,6 +117,9 @@ enum opt_id
     O_NO_AUTO_MODULES,
     O_IGNORE_MDC_ERROR,
     O_WITH_COLONS,
+    O_STATUS_FD,
+    O_ENABLE_PROGRESS_FILTER,
+    O_PROGRESS,
     O_VERBOSE,
     O_QUIET
   };
@@ -118,15 +158,33 @@ static const struct option_def options[] =
     { O_VERBOSE, 'v', "verbose", NULL, "tell what is being done" },
     { O_QUIET, 'q', "quiet", NULL, "do not print warnings" },
     { O_BATCH, 0, "batch", NULL, "never ask on the terminal" },
+    { O_NO_TTY, 0, "no-tty", NULL,
+      "accepted for gpg; --batch stops the prompt" },
+    { O_PROGRESS, 0, "progress", NULL,
+      "show how much of the input is read, on stderr" },
+    { O_STATUS_FD, 0, "status-fd", "N",
+      "write gpg's status lines to file descriptor N" },
+    { O_ENABLE_PROGRESS_FILTER, 0, "enable-progress-filter", NULL,
+      "add PROGRESS lines to the status lines" },
     { O_YES, 0, "yes", NULL, "overwrite existing output files" },
     { O_COMPRESS_LEVEL, 'z', "compress-level", "N",
       "compression level N (0 disables compression)" },
+    { O_BZIP2_COMPRESS_LEVEL, 0, "bzip2-compress-level", "N",
+      "BZIP2 compression level N (1..9)" },
     { O_THREADS, 0, "threads", "N",
       "compress with N threads (default: one per CPU)" },
     { O_LOAD_EXTENSION, 0, "load-extension", "FILE",
       "load the dynamic cipher module FILE" },
     { O_NO_AUTO_MODULES, 0, "no-auto-modules", NULL,
       "do not load the modules of the module directory" },
+    { O_HOMEDIR, 0, "homedir", "DIR",
+      "accepted for gpg; sfenc keeps no state" },
+    { O_NO_OPTIONS, 0, "no-options", NULL,
+      "accepted for gpg; sfenc reads no options file" },
+    { O_NO_GREETING, 0, "no-greeting", NULL,
+      "accepted for gpg; sfenc prints no greeting" },
+    { O_NO_SECMEM_WARNING, 0, "no-secmem-warning", NULL,
+      "accepted for gpg; sfenc prints no such warning" },
 
     { 0, 0, NULL, NULL, "Input and output" },
     { O_ARMOR, 'a', "armor", NULL, "write ASCII armor instead of binary" },
@@ -135,22 +193,40 @@ static const struct option_def options[] =
       "machine-readable --list-ciphers output" },
 
     { 0, 0, NULL, NULL, "OpenPGP protocol options" },
+    { O_TEXTMODE, 't', "textmode", NULL,
+      "encrypt the input as text (CR LF line endings)" },
+    { O_FORCE_MDC, 0, "force-mdc", NULL,
+      "accepted for gpg; the MDC is always written" },
+    { O_S2K_CIPHER_ALGO, 0, "s2k-cipher-algo", "NAME",
+      "cipher when --cipher-algo is not given" },
     { O_S2K_DIGEST_ALGO, 0, "s2k-digest-algo", "NAME",
       "string-to-key hash NAME (default SHA1)" },
     { O_S2K_MODE, 0, "s2k-mode", "N",
-      "string-to-key mode 0, 1 or 3 (default 3)" },
+      "string-to-key mode 0, 1, 3 or argon2 (default 3)" },
     { O_S2K_COUNT, 0, "s2k-count", "N",
       "string-to-key iteration count (default 65011712)" },
+    { O_S2K_ARGON2_PASSES, 0, "s2k-argon2-passes", "N",
+      "Argon2 passes (default 3)" },
+    { O_S2K_ARGON2_PARALLELISM, 0, "s2k-argon2-parallelism", "N",
+      "Argon2 lanes (default 4)" },
+    { O_S2K_ARGON2_MEMORY, 0, "s2k-argon2-memory", "N",
+      "Argon2 memory of 2^N KiB (default 16: 64 MiB)" },
+    { O_AEAD_FORMAT, 0, "aead-format", "NAME",
+      "with --aead-algo: rfc9580 (default) or librepgp" },
+    { O_CHUNK_SIZE, 0, "chunk-size", "N",
+      "AEAD chunks of 2^N bytes (6..22, default 18)" },
 
     { 0, 0, NULL, NULL, "Algorithms, passphrases and overrides" },
     { O_CIPHER_ALGO, 0, "cipher-algo", "NAME",
       "use cipher NAME (default AES256)" },
+    { O_AEAD_ALGO, 0, "aead-algo", "NAME",
+      "encrypt with AEAD NAME: OCB, EAX or GCM (RFC 9580)" },
     { O_CIPHER_IMPL, 0, "cipher-impl", "IMPL",
       "use implementation IMPL (ref, aesni, gcrypt, ...)" },
     { O_DIGEST_ALGO, 0, "digest-algo", "NAME",
       "string-to-key hash (--s2k-digest-algo wins)" },
     { O_COMPRESS_ALGO, 0, "compress-algo", "NAME",
-      "none, zip or zlib (default zip)" },
+      "none, zip, zlib or bzip2 (default zip)" },
     { O_PASSPHRASE_FD, 0, "passphrase-fd", "N",
       "read the passphrase from file descriptor N" },
     { O_PASSPHRASE_FILE, 0, "passphrase-file", "FILE",
@@ -160,7 +236,11 @@ static const struct option_def options[] =
     { O_PINENTRY_MODE, 0, "pinentry-mode", "MODE",
       "default, ask, loopback, cancel or error (as gpg)" },
     { O_IGNORE_MDC_ERROR, 0, "ignore-mdc-error", NULL,
-      "decrypt even without a valid MDC (unsafe)" }
+      "decrypt even without a valid MDC (unsafe)" },
+    { O_LOGGER_FD, 0, "logger-fd", "N",
+      "write diagnostics to file descriptor N" },
+    { O_SET_FILENAME, 0, "set-filename", "NAME",
+      "store NAME as the file name in the message" }
   };
 
 #define N_OPTIONS (sizeof options / sizeof *options)
@@ -184,6 +264,7 @@ log_info (const char *fmt, ...)
 
   if (!opt.verbose)
     return;
+  progress_break_line ();
   fputs ("sfenc: ", stderr);
   va_start (ap, fmt);
   vfprintf (stderr, fmt, ap);
@@ -199,6 +280,7 @@ log_warning (const char *fmt, ...)
 
   if (opt.quiet)
     return;
+  progress_break_line ();
   fputs ("sfenc: ", stderr);
   va_start (ap, fmt);
   vfprintf (stderr, fmt, ap);
@@ -304,6 +386,43 @@ set_command (struct command_line *cl, enum cmd cmd, const char *name)
 }
 
 
+/* --logger-fd: from now on, what goes to stderr goes to FD, as gpg's
+ * log does.  */
+static gpg_error_t
+set_logger_fd (const char *name, long fd)
+{
+  if (fd != STDERR_FILENO && dup2 (fd, STDERR_FILENO) < 0)
+    return usage_error (name, "file descriptor %ld: %s", fd,
+                        strerror (errno));
+  return 0;
+}
+
+
+/* The Argon2 parameter of option ID: passes, lanes (RFC 9580 allows
+ * 1..255 of each) or the memory exponent.  */
+static gpg_error_t
+parse_argon2 (enum opt_id id, const char *name, const char *arg)
+{
+  gpg_error_t err;
+  long v;
+
+  if (id == O_S2K_ARGON2_MEMORY)
+    err = parse_number (name, arg, argon2_min_memory_exp (1),
+                        ARGON2_MAX_MEMORY_EXP, &v);
+  else
+    err = parse_number (name, arg, 1, 255, &v);
+  if (err)
+    return err;
+  if (id == O_S2K_ARGON2_PASSES)
+    opt.argon2_t = v;
+  else if (id == O_S2K_ARGON2_PARALLELISM)
+    opt.argon2_p = v;
+  else
+    opt.argon2_m = v;
+  return 0;
+}
+
+
 /* Apply option O with argument ARG; NAME is how it was written.  */
 static gpg_error_t
 apply_option (struct command_line *cl, const struct option_def *o,
@@ -340,11 +459,40 @@ apply_option (struct command_line *cl, const struct option_def *o,
         opt.s2k_digest_algo = arg;
       break;
     case O_S2K_MODE:
-      err = parse_number (name, arg, 0, 3, &v);
+      if (!strcasecmp (arg, "argon2"))
+        v = S2K_ARGON2;
+      else
+        err = parse_number (name, arg, 0, S2K_ARGON2, &v);
       if (!err && v == 2)
-        err = usage_error (name, "S2K mode 2 is reserved (use 0, 1 or 3)");
+        err = usage_error (name, "S2K mode 2 is reserved"
+                           " (use 0, 1, 3 or argon2)");
       if (!err)
         opt.s2k_mode = v;
+      break;
+    case O_S2K_ARGON2_PASSES:
+    case O_S2K_ARGON2_PARALLELISM:
+    case O_S2K_ARGON2_MEMORY:
+      err = parse_argon2 (o->id, name, arg);
+      break;
+    case O_AEAD_ALGO:
+      opt.aead_algo = aead_algo_from_name (arg);
+      if (!opt.aead_algo)
+        err = usage_error (name, "unknown AEAD algorithm '%s'"
+                           " (OCB, EAX, GCM)", arg);
+      break;
+    case O_AEAD_FORMAT:
+      if (!strcasecmp (arg, "rfc9580"))
+        opt.aead_skesk_version = 6;
+      else if (!strcasecmp (arg, "librepgp"))
+        opt.aead_skesk_version = 5;
+      else
+        err = usage_error (name, "unknown format '%s' (rfc9580, librepgp)",
+                           arg);
+      break;
+    case O_CHUNK_SIZE:
+      err = parse_number (name, arg, 6, AEAD_MAX_CHUNK_OCTET + 6, &v);
+      if (!err)
+        opt.chunk_octet = v - 6;
       break;
     case O_S2K_COUNT:
       err = parse_number (name, arg, 1024, DEFAULT_S2K_COUNT, &v);
@@ -355,6 +503,15 @@ apply_option (struct command_line *cl, const struct option_def *o,
       err = parse_number (name, arg, 0, 9, &v);
       if (!err)
         opt.compress_level = v;
+      /* As in gpg, -z sets the BZIP2 level too; its 0 is left out,
+       * as gpg does not take it for BZIP2.  */
+      if (!err && v && name[1] != '-')
+        opt.bzip2_compress_level = v;
+      break;
+    case O_BZIP2_COMPRESS_LEVEL:
+      err = parse_number (name, arg, 1, 9, &v);
+      if (!err)
+        opt.bzip2_compress_level = v;
       break;
     case O_THREADS:
       err = parse_number (name, arg, 1, PDEFLATE_THREADS_MAX, &v);
@@ -365,9 +522,23 @@ apply_option (struct command_line *cl, const struct option_def *o,
       opt.compress_algo = compress_algo_from_name (arg);
       if (opt.compress_algo < 0)
         err = usage_error (name, "unknown compression algorithm '%s'"
-                           " (none, zip, zlib)", arg);
-      else if (opt.compress_algo == COMPRESS_BZIP2)
-        err = usage_error (name, "unsupported compression BZIP2");
+                           " (none, zip, zlib, bzip2)", arg);
+      break;
+    case O_TEXTMODE: opt.textmode = 1; break;
+    case O_SET_FILENAME: opt.set_filename = arg; break;
+    case O_S2K_CIPHER_ALGO: opt.s2k_cipher_algo = arg; break;
+    case O_LOGGER_FD:
+      err = parse_number (name, arg, 0, INT_MAX, &v);
+      if (!err)
+        err = set_logger_fd (name, v);
+      break;
+    case O_NO_TTY:
+    case O_NO_OPTIONS:
+    case O_HOMEDIR:
+    case O_NO_GREETING:
+    case O_NO_SECMEM_WARNING:
+    case O_FORCE_MDC:
+      /* gpg options that ask for what sfenc always does.  */
       break;
     case O_ARMOR: opt.armor = 1; break;
     case O_OUTPUT: opt.output = arg; break;
@@ -398,6 +569,13 @@ apply_option (struct command_line *cl, const struct option_def *o,
     case O_NO_AUTO_MODULES: opt.no_auto_modules = 1; break;
     case O_IGNORE_MDC_ERROR: opt.ignore_mdc_error = 1; break;
     case O_WITH_COLONS: opt.with_colons = 1; break;
+    case O_STATUS_FD:
+      err = parse_number (name, arg, 0, INT_MAX, &v);
+      if (!err)
+        err = status_set_fd (v);
+      break;
+    case O_ENABLE_PROGRESS_FILTER: progress_enable_status (); break;
+    case O_PROGRESS: progress_enable_display (); break;
     case O_VERBOSE: opt.verbose++; opt.quiet = 0; break;
     case O_QUIET: opt.quiet = 1; opt.verbose = 0; break;
     }
@@ -459,10 +637,14 @@ parse_command_line (int argc, char **argv, struct command_line *cl)
           size_t len = eq ? (size_t)(eq - a - 2) : strlen (a + 2);
           const char *arg = NULL;
           int ambiguous;
+          char name[128];
 
+          /* Messages name the option without its "=value", which
+           * may be a passphrase.  */
+          snprintf (name, sizeof name, "%.*s", (int)(len + 2), a);
           o = find_long (a + 2, len, &ambiguous);
           if (!o)
-            return fail (gpg_error (GPG_ERR_UNKNOWN_OPTION), a,
+            return fail (gpg_error (GPG_ERR_UNKNOWN_OPTION), name,
                          ambiguous ? "ambiguous option" : "unknown option"
                          " (see --help)");
           if (o->arg)
@@ -472,12 +654,12 @@ parse_command_line (int argc, char **argv, struct command_line *cl)
               else if (i + 1 < argc)
                 arg = argv[++i];
               else
-                return fail (gpg_error (GPG_ERR_MISSING_VALUE), a,
+                return fail (gpg_error (GPG_ERR_MISSING_VALUE), name,
                              "missing argument %s", o->arg);
             }
           else if (eq)
-            return usage_error (a, "option takes no argument");
-          err = apply_option (cl, o, a, arg);
+            return usage_error (name, "option takes no argument");
+          err = apply_option (cl, o, name, arg);
           if (err)
             return err;
           continue;
@@ -555,8 +737,10 @@ show_version (void)
 
   printf ("sfenc (sfenc) %s\n"
           "libgcrypt %s\n"
-          "zlib %s\n", PACKAGE_VERSION,
-          gcry_check_version (NULL), zlibVersion ());
+          "zlib %s\n"
+          "libbz2 %s\n", PACKAGE_VERSION,
+          gcry_check_version (NULL), zlibVersion (),
+          bzip2_library_version ());
   if (deflate_engine_isal_version ())
     printf ("ISA-L %s (igzip, compression levels 1-3)\n",
             deflate_engine_isal_version ());
@@ -565,9 +749,11 @@ show_version (void)
   fputs ("Hash: ", stdout);
   for (i = 0; i < sizeof digests / sizeof *digests; i++)
     printf ("%s%s", i ? ", " : "", digest_algo_name (digests[i]));
-  printf ("\nCompression: %s, %s, %s\n", compress_algo_name (COMPRESS_NONE),
+  printf ("\nCompression: %s, %s, %s, %s\n",
+          compress_algo_name (COMPRESS_NONE),
           compress_algo_name (COMPRESS_ZIP),
-          compress_algo_name (COMPRESS_ZLIB));
+          compress_algo_name (COMPRESS_ZLIB),
+          compress_algo_name (COMPRESS_BZIP2));
 }
 
 
@@ -692,7 +878,13 @@ main (int argc, char **argv)
   memset (&cl, 0, sizeof cl);
   opt.s2k_mode = 3;
   opt.s2k_count = DEFAULT_S2K_COUNT;
+  opt.argon2_t = DEFAULT_ARGON2_PASSES;
+  opt.argon2_p = DEFAULT_ARGON2_LANES;
+  opt.argon2_m = DEFAULT_ARGON2_MEMORY_EXP;
+  opt.aead_skesk_version = 6;
+  opt.chunk_octet = DEFAULT_CHUNK_SIZE - 6;
   opt.compress_level = -1;
+  opt.bzip2_compress_level = -1;
   opt.compress_algo = COMPRESS_ZIP;
   opt.passphrase_fd = -1;
 
@@ -736,11 +928,13 @@ main (int argc, char **argv)
       err = decrypt_file (cl.file);
       break;
     }
+  progress_finish ();
   if (!err && (fflush (stdout) || ferror (stdout)))
     err = fail (gpg_error_from_syserror (), "stdout", "write error: %s",
                 strerror (errno));
   if (err)
     {
+      status_failure (cl.cmd == CMD_SYMMETRIC ? "symencrypt" : "decrypt", err);
       fail_print (err, cl.cmd == CMD_SYMMETRIC ? "encryption failed"
                   : "decryption failed");
       return EXIT_FAILED;

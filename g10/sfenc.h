@@ -2,7 +2,8 @@
  *
  * sfenc reads and writes RFC 4880 messages protected by a passphrase
  * (SKESK v4, SEIPD v1 with MDC, optional compressed packet, literal
- * packet), as gpg -c writes them.  The program is built as a chain
+ * packet), as gpg -c writes them, and with --aead-algo RFC 9580's
+ * (SKESK v6, SEIPD v2; LibrePGP's too).  The program is built as a chain
  * of streaming stages: sources that are pulled from when reading and
  * sinks that are pushed into when writing, each with a buffer of
  * constant size, so memory never depends on the size of the input.
@@ -16,7 +17,7 @@
 
 #include "libsfcipher.h"
 
-/* OpenPGP packet tags (RFC 4880 4.3).  */
+/* OpenPGP packet tags (RFC 4880 4.3, RFC 9580 5).  */
 enum
   {
     PKT_PUBKEY_ENC = 1,
@@ -27,7 +28,8 @@ enum
     PKT_PLAINTEXT = 11,
     PKT_ENCRYPTED_MDC = 18,
     PKT_MDC = 19,
-    PKT_AEAD_ENCRYPTED = 20
+    PKT_AEAD_ENCRYPTED = 20,
+    PKT_PADDING = 21
   };
 
 /* Compression algorithm ids (RFC 4880 9.3).  */
@@ -76,8 +78,16 @@ struct options
   const char *s2k_digest_algo;
   int s2k_mode;
   unsigned long s2k_count;
-  int compress_level;
+  int argon2_t, argon2_p, argon2_m;     /* --s2k-argon2-*.  */
+  int aead_algo;                /* --aead-algo: 0 writes SEIPD v1.  */
+  int aead_skesk_version;       /* --aead-format: 6 RFC 9580, 5 LibrePGP.  */
+  int chunk_octet;              /* --chunk-size minus 6.  */
+  int compress_level;           /* -1 when not given.  */
+  int bzip2_compress_level;     /* -1 when not given.  */
   int compress_algo;
+  int textmode;                 /* -t: literal data as text.  */
+  const char *set_filename;     /* The name in the literal packet.  */
+  const char *s2k_cipher_algo;
   const char *output;
   const char *passphrase;
   int passphrase_fd;
@@ -262,12 +272,23 @@ void armor_reader_release (armor_reader_t *ar);
 
 /*-- s2k.c --*/
 
+/* S2K specifier types (RFC 9580 3.7.1).  */
+enum
+  {
+    S2K_SIMPLE = 0,
+    S2K_SALTED = 1,
+    S2K_ITERSALTED = 3,
+    S2K_ARGON2 = 4
+  };
+
 typedef struct s2k
 {
-  int mode;                     /* 0, 1 or 3.  */
+  int mode;                     /* One of the S2K types above.  */
   int hash_algo;                /* OpenPGP id = libgcrypt id.  */
-  unsigned char salt[8];
+  unsigned char salt[16];       /* 8 bytes, 16 for Argon2.  */
   unsigned char count_byte;
+  /* Argon2: passes, lanes, memory as the exponent of 2^M KiB.  */
+  unsigned char argon2_t, argon2_p, argon2_m;
 } s2k_t;
 
 /* Map a hash name (or OpenPGP id in decimal) to its id; 0 if unknown.  */

@@ -32,7 +32,7 @@ setup () {
   echo "$output" | grep -q '^Supported algorithms:$'
   echo "$output" | grep -q '^Cipher: .*AES256'
   echo "$output" | grep -q '^Hash: MD5, SHA1, RIPEMD160, SHA256, SHA384, SHA512, SHA224$'
-  echo "$output" | grep -q '^Compression: Uncompressed, ZIP, ZLIB$'
+  echo "$output" | grep -q '^Compression: Uncompressed, ZIP, ZLIB, BZIP2$'
 }
 
 @test "sfenc-options: --list-ciphers, human and --with-colons" {

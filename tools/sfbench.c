@@ -23,6 +23,11 @@
  * rounds, and the net streaming rate is reported beside the gross one
  * -- unless the fixed cost or the noise of the runs is too large for
  * the difference to mean anything.
+ *
+ * With --aead NAME, sfenc writes RFC 9580 messages (SEIPD v2) and rnp
+ * LibrePGP's AEAD packet with that mode, and each decrypts a message
+ * it made itself; gpg 2.2 and openssl enc have no AEAD and stay in
+ * CFB, so the rows compare sfenc's AEAD with gpg's CFB and MDC.
  */
 #define _GNU_SOURCE 1           /* strcasestr, pipe2, mkostemp */
 #include <config.h>
@@ -90,6 +95,7 @@ struct options
   const char *plot;
   const char *save;
   const char *passphrase;
+  const char *aead;             /* --aead: "OCB", "EAX", "GCM" or NULL.  */
 };
 
 /* One algorithm as sfenc lists it.  */
@@ -174,6 +180,10 @@ usage (FILE *fp)
          "                      algorithm sfenc lists with an OpenPGP id)\n"
          "  --cipher-impl LIST  one row per sfenc implementation in LIST\n"
          "                      (default: the default implementation)\n"
+         "  --aead MODE         sfenc (SEIPD v2) and rnp (LibrePGP) encrypt\n"
+         "                      with AEAD MODE, OCB, EAX or GCM (not rnp),\n"
+         "                      and decrypt their own messages; gpg and\n"
+         "                      openssl enc stay in CFB\n"
          "  --no-decrypt        measure encryption only\n"
          "  --no-gpg, --no-openssl, --no-rnp   leave a peer out (n/a)\n"
          "  --sfenc PATH        sfenc to measure (default: the one built\n"
@@ -633,6 +643,9 @@ struct command
   int usable;                 /* 0 once the tool failed on this algorithm.  */
   char why[sizeof tool_why[0]];
   char cipher[64], key_hex[65], iv_hex[33];   /* openssl's arguments.  */
+  char aead_arg[16];                         /* rnp's --aead=.  */
+  int own_input;              /* Decrypts its own message, not SRC's.  */
+  struct source own_data, own_empty;
 };
 
 static void
@@ -660,6 +673,11 @@ build_command (struct command *c, enum tool t, enum op op,
           c->argv[n++] = "-c";
           c->argv[n++] = "--cipher-algo";
           c->argv[n++] = a->name;
+          if (opt.aead)
+            {
+              c->argv[n++] = "--aead-algo";
+              c->argv[n++] = (char *) opt.aead;
+            }
         }
       else
         c->argv[n++] = "-d";
@@ -727,6 +745,17 @@ build_command (struct command *c, enum tool t, enum op op,
           c->argv[n++] = "-c";
           c->argv[n++] = "--cipher";
           c->argv[n++] = (char *) rnp_name (a->name);
+          if (opt.aead && strcmp (opt.aead, "GCM"))
+            {
+              snprintf (c->aead_arg, sizeof c->aead_arg, "--aead=%s",
+                        opt.aead);
+              c->argv[n++] = c->aead_arg;
+            }
+          else if (opt.aead && c->usable)
+            {
+              c->usable = 0;
+              snprintf (c->why, sizeof c->why, "rnp has no GCM");
+            }
         }
       else
         c->argv[n++] = "-d";
@@ -762,6 +791,8 @@ measure (const struct algo *a, struct command *cmds, struct figures **figs,
     for (i = 0; i < ncmd; i++)
       {
         struct command *c = &cmds[i];
+        const struct source *d = c->own_input ? &c->own_data : data;
+        const struct source *e = c->own_input ? &c->own_empty : empty;
         const char *why;
 
         if (!c->usable)
@@ -770,7 +801,7 @@ measure (const struct algo *a, struct command *cmds, struct figures **figs,
                   opt.runs);
         /* The empty input first: it is also the probe that tells
          * whether the tool can do this algorithm at all.  */
-        if (run_once (c->argv, c->env, empty, NULL, &figs[i]->empty[r], &why))
+        if (run_once (c->argv, c->env, e, NULL, &figs[i]->empty[r], &why))
           {
             if (i == 0 || r > 0)
               bench_die (labels[i], why);
@@ -778,7 +809,7 @@ measure (const struct algo *a, struct command *cmds, struct figures **figs,
             snprintf (c->why, sizeof c->why, "%s", why);
             continue;
           }
-        if (run_once (c->argv, c->env, data, NULL, &figs[i]->data[r], &why))
+        if (run_once (c->argv, c->env, d, NULL, &figs[i]->data[r], &why))
           bench_die (labels[i], why);
         figs[i]->measured = 1;
       }
@@ -824,6 +855,37 @@ make_ciphertexts (const struct algo *a, const char *data, const char *empty)
   if (run_once (c.argv, c.env, &input, data, &u, &why))
     bench_die (tool_names[t], why);
   return tool_names[t];
+}
+
+/* With --aead, let tool T encrypt the input and an empty input into
+ * its own files, which the decrypting command C then reads (sfenc and
+ * rnp read AEAD messages, gpg's is CFB).  Returns the files' names for
+ * removal, at FILES[0] and [1].  */
+static void
+make_own_ciphertexts (struct command *c, enum tool t, const struct algo *a,
+                      char *files[2])
+{
+  struct command enc;
+  struct bench_usage u;
+  const char *why;
+
+  files[0] = bench_xasprintf ("%s/data-%s.gpg", workdir, tool_names[t]);
+  files[1] = bench_xasprintf ("%s/empty-%s.gpg", workdir, tool_names[t]);
+  build_command (&enc, t, OP_ENC, a, NULL, 0);
+  if (!enc.usable || !c->usable)
+    return;
+  progress ("sfbench: %s: %s makes its AEAD input to decrypt", a->name,
+            tool_names[t]);
+  if (run_once (enc.argv, enc.env, NULL, files[1], &u, &why)
+      || run_once (enc.argv, enc.env, &input, files[0], &u, &why))
+    {
+      c->usable = 0;
+      snprintf (c->why, sizeof c->why, "%s", why);
+      return;
+    }
+  c->own_input = 1;
+  c->own_data = file_source (files[0]);
+  c->own_empty = file_source (files[1]);
 }
 
 /* Fill FILE with opt.size_mib MiB from the kernel's random
@@ -1431,9 +1493,16 @@ add_notes (report_t *rep, const char *maker)
                  " (max - min, with and without input) exceeds the net"
                  " time; measure with a larger --size%s",
                  opt.runs > 1 ? "" : " (one run: no spread to judge by)");
+  if (opt.aead)
+    report_note (rep, "--aead %s: sfenc writes SEIPD v2 (RFC 9580) and rnp"
+                 " the LibrePGP AEAD packet with %s; gpg 2.2 and openssl"
+                 " enc have no AEAD and stay in CFB (gpg with its MDC)%s",
+                 opt.aead, opt.aead, maker ? "; dec: sfenc and rnp decrypt"
+                 " AEAD messages they made themselves" : "");
   if (maker)
-    report_note (rep, "dec: every tool decrypts the same file, made once per"
-                 " algorithm by %s", maker);
+    report_note (rep, "dec: %s the same file, made once per algorithm"
+                 " by %s", opt.aead ? "gpg and openssl decrypt"
+                 : "every tool decrypts", maker);
   report_note (rep, "sfenc: %s", tool_path[T_SFENC]);
   for (t = T_GPG; t < N_TOOLS; t++)
     {
@@ -1561,6 +1630,20 @@ tool_option (const char *arg, const char *prefix)
   return -1;
 }
 
+/* The canonical name of the AEAD mode VAL of option ARG.  */
+static const char *
+parse_aead (const char *arg, const char *val)
+{
+  static const char *const modes[] = { "OCB", "EAX", "GCM" };
+  size_t j;
+
+  for (j = 0; j < sizeof modes / sizeof *modes; j++)
+    if (!strcasecmp (val, modes[j]))
+      return modes[j];
+  bench_die (arg, "OCB, EAX or GCM expected");
+  return NULL;
+}
+
 /* Set the option ARG, which takes a value, to VAL.  */
 static void
 set_option (const char *arg, const char *val)
@@ -1595,6 +1678,8 @@ set_option (const char *arg, const char *val)
     opt.plot = val;
   else if (!strcmp (arg, "--save"))
     opt.save = val;
+  else if (!strcmp (arg, "--aead"))
+    opt.aead = parse_aead (arg, val);
   else
     opt.passphrase = val;
 }
@@ -1605,7 +1690,8 @@ takes_value (const char *arg)
 {
   static const char *const with_value[] =
     { "--size", "--runs", "-z", "--input", "--corpus-dir", "--algo",
-      "--cipher-impl", "--format", "--plot", "--save", "--passphrase" };
+      "--cipher-impl", "--format", "--plot", "--save", "--passphrase",
+      "--aead" };
   size_t j;
 
   for (j = 0; j < sizeof with_value / sizeof *with_value; j++)
@@ -1730,7 +1816,7 @@ bench_algorithm (const struct algo *a, struct row *rows, const char **maker)
   int failed[N_TOOLS] = { 0 };
   int nimpl = 0, m, j, t, op, legacy;
   size_t nrows = 0;
-  char *data, *empty;
+  char *data, *empty, *own_files[4] = { NULL, NULL, NULL, NULL };
 
   if (!opt.impls)
     impls[nimpl++] = NULL;
@@ -1776,6 +1862,19 @@ bench_algorithm (const struct algo *a, struct row *rows, const char **maker)
           labels[ncmd] = tool_names[t];
           figs[ncmd++] = new_figures ();
         }
+      if (op == OP_DEC && opt.aead)
+        {
+          /* One message of sfenc's, for each implementation.  */
+          make_own_ciphertexts (&cmds[0], T_SFENC, a, own_files);
+          for (m = 1; m < nimpl; m++)
+            {
+              cmds[m].own_input = cmds[0].own_input;
+              cmds[m].own_data = cmds[0].own_data;
+              cmds[m].own_empty = cmds[0].own_empty;
+            }
+          make_own_ciphertexts (&cmds[nimpl + T_RNP - 1], T_RNP, a,
+                                own_files + 2);
+        }
       /* openssl: the default providers, else the legacy one too.  */
       for (legacy = 0; legacy < 2; legacy++)
         {
@@ -1796,6 +1895,8 @@ bench_algorithm (const struct algo *a, struct row *rows, const char **maker)
 
           row->algo = a;
           row->impl = impls[m] ? impls[m] : a->default_impl;
+          if (opt.aead)
+            row->impl = bench_xasprintf ("%s+%s", row->impl, opt.aead);
           row->op = op;
           row->fig[T_SFENC] = figs[m];
           for (t = T_GPG; t < N_TOOLS; t++)
@@ -1818,6 +1919,12 @@ bench_algorithm (const struct algo *a, struct row *rows, const char **maker)
   unlink (empty);
   free (data);
   free (empty);
+  for (t = 0; t < 4; t++)
+    if (own_files[t])
+      {
+        unlink (own_files[t]);
+        free (own_files[t]);
+      }
   return nrows;
 }
 

@@ -1,0 +1,125 @@
+/* fuzz-common.c - start-up, memory sources and sfenc -d for the harnesses
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "fuzz.h"
+
+
+/* Make standard input a file in memory, for fuzz_decrypt.  */
+static int
+stdin_in_memory (void)
+{
+  int fd = memfd_create ("sfenc-fuzz-input", 0);
+
+  if (fd < 0)
+    return -1;
+  if (fd != 0 && (dup2 (fd, 0) != 0 || close (fd)))
+    return -1;
+  return 0;
+}
+
+
+void
+fuzz_start (void)
+{
+  static int started;
+  gpg_error_t err;
+
+  if (started)
+    return;
+  started = 1;
+  err = fuzz_sfenc_start ();
+  if (!err && stdin_in_memory ())
+    err = gpg_error_from_syserror ();
+  if (err)
+    {
+      fail_print (err, "fuzz harness start-up");
+      exit (2);
+    }
+  memset (&opt, 0, sizeof opt);
+  opt.batch = 1;
+  opt.quiet = 1;
+  opt.no_auto_modules = 1;
+  opt.passphrase = FUZZ_PASSPHRASE;
+  opt.passphrase_fd = -1;
+  opt.output = "/dev/null";
+}
+
+
+void
+fuzz_forget_error (void)
+{
+  char ignored[FAIL_MESSAGE_MAX];
+
+  fail_push (ignored, sizeof ignored);
+}
+
+
+void
+fuzz_source_init (fuzz_source_t *src, const uint8_t *data, size_t len)
+{
+  src->data = data;
+  src->len = len;
+  src->pos = 0;
+  /* A third of the inputs in one piece, the others in pieces of 1 to
+   * 257 bytes.  */
+  src->piece = len % 3 ? 1 + len % 257 : len;
+}
+
+
+gpg_error_t
+fuzz_source_read (void *ctx, unsigned char *buf, size_t size, size_t *nread)
+{
+  fuzz_source_t *src = ctx;
+  size_t n = src->len - src->pos;
+
+  if (n > size)
+    n = size;
+  if (n > src->piece)
+    n = src->piece;
+  memcpy (buf, src->data + src->pos, n);
+  src->pos += n;
+  *nread = n;
+  return 0;
+}
+
+
+gpg_error_t
+fuzz_drain (reader_t *r, size_t limit)
+{
+  static unsigned char buf[CHUNK_SIZE];
+  gpg_error_t err;
+  size_t n, total = 0;
+
+  do
+    {
+      err = reader_read (r, buf, sizeof buf, &n);
+      total += n;
+    }
+  while (!err && n && total < limit);
+  return err;
+}
+
+
+gpg_error_t
+fuzz_decrypt (const uint8_t *data, size_t size)
+{
+  gpg_error_t err;
+
+  if (ftruncate (0, 0) || pwrite (0, data, size, 0) != (ssize_t)size
+      || lseek (0, 0, SEEK_SET))
+    {
+      perror ("fuzz harness: standard input");
+      exit (2);
+    }
+  err = decrypt_file (NULL);
+  fuzz_forget_error ();
+  return err;
+}

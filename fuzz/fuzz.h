@@ -1,0 +1,67 @@
+/* fuzz.h - what the harnesses of fuzz/ share
+ *
+ * Each harness is one file defining LLVMFuzzerTestOneInput.  Built
+ * with --enable-fuzz it is linked with libFuzzer's main; otherwise
+ * with driver.c, which runs it once on each file named on its command
+ * line, so that "make check" replays the seed corpora and the inputs
+ * of past findings (fuzz/regress/).  doc/security.md says how to run
+ * them.
+ */
+#ifndef SFENC_FUZZ_H
+#define SFENC_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sfenc.h"
+
+/* The passphrase of every message the harnesses decrypt; the seed
+ * corpora (fuzz/make-corpus.sh) are encrypted with it.  */
+#define FUZZ_PASSPHRASE "sfenc fuzz"
+
+/* libFuzzer's entry point.  Returns 0.  */
+int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+
+/*-- sfenc-nomain.c: g10/sfenc.c, its main renamed --*/
+
+/* Start libgcrypt and the cipher table as sfenc's main does.  */
+gpg_error_t fuzz_sfenc_start (void);
+
+/* Parse the command line ARGV (ARGC entries, ARGV[0] the program)
+ * with sfenc's option parser into OPT.  */
+gpg_error_t fuzz_parse_command_line (int argc, char **argv);
+
+/*-- fuzz-common.c --*/
+
+/* Start up once, as sfenc's main does, with OPT set for decrypting
+ * with FUZZ_PASSPHRASE to /dev/null; a harness that cannot start
+ * says why and exits, as that is no finding.  Every harness calls it
+ * first.  */
+void fuzz_start (void);
+
+/* Forget the error message the last input recorded (error.c keeps
+ * the first message of a run).  */
+void fuzz_forget_error (void);
+
+/* DATA as a source that hands out a few bytes at a time, as a pipe
+ * may, so that a stage meets its input in pieces of every size; the
+ * piece size follows from the length of the data.  */
+typedef struct fuzz_source
+{
+  const uint8_t *data;
+  size_t len;
+  size_t pos;
+  size_t piece;
+} fuzz_source_t;
+
+void fuzz_source_init (fuzz_source_t *src, const uint8_t *data, size_t len);
+gpg_error_t fuzz_source_read (void *ctx, unsigned char *buf, size_t size,
+                              size_t *nread);
+
+/* Read R to its end, or up to LIMIT bytes, and drop what was read.  */
+gpg_error_t fuzz_drain (reader_t *r, size_t limit);
+
+/* Run DATA through sfenc -d (decrypt_file) as its standard input.  */
+gpg_error_t fuzz_decrypt (const uint8_t *data, size_t size);
+
+#endif /*SFENC_FUZZ_H*/

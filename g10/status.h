@@ -1,0 +1,65 @@
+/* status.h - machine-readable status lines (--status-fd)
+ *
+ * Programs that drive gpg read its status lines, "[GNUPG:] KEYWORD
+ * ARGS", from the descriptor given with --status-fd (GnuPG's
+ * doc/DETAILS).  sfenc writes the lines gpg 2.2 writes for gpg -c and
+ * for decrypting with a passphrase, with the same arguments, at the
+ * same events, so that such a program can drive sfenc instead.  The
+ * functions below are the events; each writes nothing unless
+ * --status-fd was given.  sfenc(1), section STATUS, lists the lines
+ * and where they differ from gpg's.
+ */
+#ifndef SFENC_STATUS_H
+#define SFENC_STATUS_H
+
+#include <stdint.h>
+#include <gpg-error.h>
+
+#include "sfenc.h"
+
+/* Write the status lines to the open descriptor FD (--status-fd).  */
+gpg_error_t status_set_fd (int fd);
+
+/* True when status lines are written.  */
+int status_enabled (void);
+
+/* A passphrase is needed for CIPHER_ALGO (OpenPGP id) and S2K.  */
+void status_need_passphrase_sym (int cipher_algo, const s2k_t *s2k);
+
+/* The encrypted data starts: with an MDC, or with AEAD_ALGO (an
+ * OpenPGP AEAD id) when it is not 0.  */
+void status_begin_encryption (int cipher_algo, int aead_algo);
+void status_end_encryption (void);
+
+/* The encrypted data packet starts.  */
+void status_begin_decryption (void);
+
+/* Its key is known: MDC_METHOD is the hash of its MDC (2 for SHA-1,
+ * 0 for none), AEAD_ALGO 0 unless it is AEAD encrypted.  */
+void status_decryption_info (int mdc_method, int cipher_algo, int aead_algo);
+
+/* The literal data packet HDR starts with FIELDS: the format byte,
+ * the name's length and name, the four-byte date (RFC 4880 5.9).  */
+void status_plaintext (const packet_header_t *hdr,
+                       const unsigned char *fields);
+
+/* The MDC was checked: GOOD or not.  Reported at the end of the
+ * decryption, as gpg reports it.  */
+void status_mdc_checked (int good);
+
+/* The decryption of the data packet ended with ERR.  UNVERIFIED says
+ * that its integrity check could not complete (the data ended early
+ * or could not be decrypted), which gpg reports as a bad MDC, as it
+ * reports a GPG_ERR_BAD_SIGNATURE or GPG_ERR_TRUNCATED of AEAD
+ * encrypted data; a GPG_ERR_BAD_KEY is a wrong passphrase.  */
+void status_end_decryption (gpg_error_t err, int unverified);
+
+/* The command named WHERE ("symencrypt", "decrypt") failed with ERR,
+ * unless the failure was already reported as DECRYPTION_FAILED.  */
+void status_failure (const char *where, gpg_error_t err);
+
+/* CURRENT of TOTAL bytes of WHAT have been read (TOTAL 0 when the
+ * size is unknown).  */
+void status_progress (const char *what, uint64_t current, uint64_t total);
+
+#endif /*SFENC_STATUS_H*/

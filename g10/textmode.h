@@ -1,0 +1,24 @@
+/* textmode.h - the input of sfenc -c -t as OpenPGP canonical text
+ */
+#ifndef SFENC_TEXTMODE_H
+#define SFENC_TEXTMODE_H
+
+#include <gpg-error.h>
+
+#include "sfenc.h"
+
+typedef struct text_source text_source_t;
+
+/* Read SOURCE as text: every line ending in a line feed, with the
+ * carriage returns just before it, becomes CR LF; carriage returns at
+ * the very end are dropped; everything else passes unchanged.  */
+gpg_error_t text_source_new (text_source_t **r_ts, source_fn_t source,
+                             void *source_ctx);
+
+/* A source over the text_source_t CTX.  */
+gpg_error_t text_source_read (void *ctx, unsigned char *buf, size_t size,
+                              size_t *nread);
+
+void text_source_release (text_source_t *ts);
+
+#endif /*SFENC_TEXTMODE_H*/
