@@ -23,16 +23,17 @@
  *   ABI version (byte), name (string), aliases (byte: 0-3 strings
  *   follow, else NULL), OpenPGP id (int16), donor (byte), block size
  *   (byte, 0: the donor's), key length (byte, 0: the donor's, else
- *   minus 1), context size (byte: the donor's plus 0-254; 255: SIZE_MAX
- *   minus the uint16 that follows), implementation (string), priority (int16), hardware
- *   feature (string), usable (byte: none, yes, no), functions left
- *   out (byte: 1 setkey, 2 encrypt, 4 decrypt, 8 bulk), known
- *   answers (byte: 0 the donor's, 1-4 that many made of 3 strings
- *   each, 5 NULL, 6 the donor's with a count of 0), CFB_SHA1 and OCB
- *   entries (byte each: 0 NULL, 1 the donor's, 2 made up of a
- *   hardware feature string, usable byte and a byte choosing enc and
- *   dec: 2 bits each, none, the donor's or one that is wrong),
- *   timing (signed byte).
+ *   minus 1), context size (byte: the donor's plus 0-254; 255:
+ *   SIZE_MAX minus the uint16 that follows), implementation (string),
+ *   priority (int16), hardware feature (string), usable (byte mod 3:
+ *   none, yes, no), functions left out (byte: 1 setkey, 2 encrypt,
+ *   4 decrypt, 8 bulk), known answers (byte: 1-4 that many made of 3
+ *   strings each, 5 NULL, 6 the donor's with a count of 0, else the
+ *   donor's), CFB_SHA1 and OCB entries (byte each: 0 NULL, 1 the
+ *   donor's, else made up of a hardware feature string, a usable
+ *   byte and a byte whose bits 0-1 choose enc and bits 2-3 dec: 0
+ *   none, 1 the donor's, 2 or 3 one that is wrong), timing (signed
+ *   byte).
  */
 #include <config.h>
 
@@ -209,15 +210,15 @@ take_kats (cursor_t *c, const sf_cipher_spec_t *donor, size_t *r_n)
   size_t i;
 
   *r_n = donor->n_kats;
-  if (choice == 0 || choice > 6)
-    return donor->kats;
-  if (choice == 5)
+  if (choice == MAX_KATS + 1)
     return NULL;
-  if (choice == 6)
+  if (choice == MAX_KATS + 2)
     {
       *r_n = 0;
       return donor->kats;
     }
+  if (choice == 0 || choice > MAX_KATS)
+    return donor->kats;
   kats = keep (choice * sizeof *kats);
   for (i = 0; i < choice; i++)
     {
