@@ -153,19 +153,19 @@ store_le32 (unsigned char *p, u32 v)
  */
 
 /* A * B in GF(2^8) modulo the Reed-Solomon polynomial
- * x^8 + x^6 + x^3 + x^2 + 1.  */
+ * x^8 + x^6 + x^3 + x^2 + 1.  B is a key byte: eight steps whatever
+ * it is, and masks instead of branches, so that the key leaks only
+ * through the table lookups the "tables" claim owns up to.  */
 static unsigned int
 rs_gf_mul (unsigned int a, unsigned int b)
 {
   unsigned int r = 0;
+  int i;
 
-  while (b)
+  for (i = 0; i < 8; i++)
     {
-      if (b & 1)
-        r ^= a;
-      a <<= 1;
-      if (a & 0x100)
-        a ^= 0x14D;
+      r ^= a & -(b & 1);
+      a = (a << 1) ^ (0x14D & -((a >> 7) & 1));
       b >>= 1;
     }
   return r;
@@ -195,7 +195,7 @@ rs_word (const unsigned char *m)
 static inline unsigned int
 mds_half (unsigned int y)
 {
-  return (y >> 1) ^ ((y & 1) ? 0xB4 : 0);
+  return (y >> 1) ^ (0xB4 & -(y & 1));
 }
 
 /* Column J of the MDS matrix times byte Y, as a word.  */
