@@ -6,6 +6,7 @@
 #include <config.h>
 
 #include "fuzz.h"
+#include "armor.h"
 
 
 int

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "decrypt.h"
+#include "startup.h"
 
 
 /* Make standard input a file in memory, for fuzz_decrypt.  */
@@ -35,7 +37,9 @@ fuzz_start (void)
   if (started)
     return;
   started = 1;
-  err = fuzz_sfenc_start ();
+  err = init_libgcrypt ();
+  if (!err)
+    err = sf_table_init ();
   if (!err && stdin_in_memory ())
     err = gpg_error_from_syserror ();
   if (err)
@@ -50,6 +54,15 @@ fuzz_start (void)
   opt.passphrase = FUZZ_PASSPHRASE;
   opt.passphrase_fd = -1;
   opt.output = "/dev/null";
+}
+
+
+gpg_error_t
+fuzz_parse_command_line (int argc, char **argv)
+{
+  struct command_line cl;
+
+  return parse_command_line (argc, argv, &cl);
 }
 
 

@@ -1,4 +1,4 @@
-/* fuzz-options.c - the command line parser (g10/sfenc.c)
+/* fuzz-options.c - the command line parser (g10/options.c)
  *
  * Input: the arguments, separated by NUL bytes; each is given to the
  * parser in memory of its own exact size, after the program name.

@@ -12,8 +12,16 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <gpg-error.h>
 
-#include "sfenc.h"
+/* What every harness meets: the cipher table, the packet numbers,
+ * the options the start-up sets, the error message of an input and
+ * the sources and readers the stages are made of.  */
+#include "libsfcipher.h"
+#include "packet.h"
+#include "options.h"
+#include "error.h"
+#include "iobuf.h"
 
 /* The passphrase of every message the harnesses decrypt; the seed
  * corpora (fuzz/make-corpus.sh) are encrypted with it.  */
@@ -22,15 +30,6 @@
 /* libFuzzer's entry point.  Returns 0.  */
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
-/*-- sfenc-nomain.c: g10/sfenc.c, its main renamed --*/
-
-/* Start libgcrypt and the cipher table as sfenc's main does.  */
-gpg_error_t fuzz_sfenc_start (void);
-
-/* Parse the command line ARGV (ARGC entries, ARGV[0] the program)
- * with sfenc's option parser into OPT.  */
-gpg_error_t fuzz_parse_command_line (int argc, char **argv);
-
 /*-- fuzz-common.c --*/
 
 /* Start up once, as sfenc's main does, with OPT set for decrypting
@@ -38,6 +37,10 @@ gpg_error_t fuzz_parse_command_line (int argc, char **argv);
  * says why and exits, as that is no finding.  Every harness calls it
  * first.  */
 void fuzz_start (void);
+
+/* Parse the command line ARGV (ARGC entries, ARGV[0] the program)
+ * with sfenc's option parser (g10/options.c) into OPT.  */
+gpg_error_t fuzz_parse_command_line (int argc, char **argv);
 
 /* Forget the error message the last input recorded (error.c keeps
  * the first message of a run).  */

@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <gcrypt.h>
 
-#include "sfenc.h"
+#include "error.h"
 #include "argon2.h"
 
 /* Threads one slice may use besides the calling one.  */

@@ -25,7 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sfenc.h"
+#include "packet.h"
+#include "armor.h"
+#include "error.h"
+#include "iobuf.h"
 
 #define CRC24_INIT 0xb704ceu
 #define CRC24_POLY 0x1864cfbu

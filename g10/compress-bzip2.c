@@ -13,6 +13,9 @@
 #include <string.h>
 #include <bzlib.h>
 
+#include "packet.h"
+#include "error.h"
+#include "iobuf.h"
 #include "compress-bzip2.h"
 
 /* The largest piece handed to libbz2 at once: its counts are

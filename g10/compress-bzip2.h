@@ -15,7 +15,7 @@
 
 #include <gpg-error.h>
 
-#include "sfenc.h"
+#include "iobuf.h"
 
 typedef struct bzip2_writer bzip2_writer_t;
 

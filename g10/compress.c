@@ -17,6 +17,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "packet.h"
+#include "error.h"
+#include "iobuf.h"
+#include "log.h"
 #include "compress.h"
 #include "compress-bzip2.h"
 #include "deflate-engine.h"

@@ -5,7 +5,8 @@
 
 #include <gpg-error.h>
 
-#include "sfenc.h"
+#include "iobuf.h"
+#include "packet.h"
 
 const char *compress_algo_name (int algo);
 /* Parse "none", "uncompressed", "zip", "zlib", "bzip2" (in any case)

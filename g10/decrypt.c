@@ -32,7 +32,15 @@
 #include <unistd.h>
 #include <gcrypt.h>
 
-#include "sfenc.h"
+#include "libsfcipher.h"
+#include "packet.h"
+#include "armor.h"
+#include "decrypt.h"
+#include "error.h"
+#include "iobuf.h"
+#include "log.h"
+#include "options.h"
+#include "s2k.h"
 #include "compress.h"
 #include "outfile.h"
 #include "passphrase.h"

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sfenc.h"
+#include "error.h"
 
 static char message[FAIL_MESSAGE_MAX];
 

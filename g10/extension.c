@@ -7,7 +7,9 @@
  */
 #include <config.h>
 
-#include "sfenc.h"
+#include "libsfcipher.h"
+#include "error.h"
+#include "log.h"
 #include "extension.h"
 
 

@@ -1,11 +1,21 @@
-/* extension.h - what encryption and decryption ask of extension.c  */
-#ifndef EXTENSION_H
-#define EXTENSION_H
+/* extension.h - dynamic cipher modules (extension.c)
+ */
+#ifndef SFENC_EXTENSION_H
+#define SFENC_EXTENSION_H
 
-#include "sfenc.h"
+#include <gpg-error.h>
+
+#include "libsfcipher.h"
+
+/* Load the dynamic cipher module FILE (--load-extension).  */
+gpg_error_t extension_load (const char *file);
+
+/* Load the modules of the module directory (skipped with
+ * --no-auto-modules).  */
+gpg_error_t extension_load_auto (void);
 
 /* Say once per run, unless -q, that SPEC comes from a loaded module
  * although a built-in implementation of its algorithm could run.  */
 void extension_note_use (const sf_cipher_spec_t *spec);
 
-#endif /*EXTENSION_H*/
+#endif /*SFENC_EXTENSION_H*/

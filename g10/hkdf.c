@@ -11,7 +11,7 @@
 #include <string.h>
 #include <gcrypt.h>
 
-#include "sfenc.h"
+#include "libsfcipher.h"
 #include "hkdf.h"
 
 /* The longest digest of a hash libgcrypt offers for HMAC here.  */

@@ -18,7 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sfenc.h"
+#include "packet.h"
+#include "error.h"
+#include "iobuf.h"
 
 
 gpg_error_t

@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "iobuf.h"
+#include "log.h"
 #include "literal.h"
 #include "status.h"
 

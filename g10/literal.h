@@ -5,7 +5,7 @@
 
 #include <gpg-error.h>
 
-#include "sfenc.h"
+#include "iobuf.h"
 
 /* Read the literal data packet HDR from IN and write its data to OUT,
  * through BUF of SIZE bytes.  */

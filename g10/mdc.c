@@ -15,7 +15,11 @@
 #include <strings.h>
 #include <gcrypt.h>
 
-#include "sfenc.h"
+#include "libsfcipher.h"
+#include "packet.h"
+#include "error.h"
+#include "log.h"
+#include "options.h"
 #include "mdc.h"
 
 struct mdc

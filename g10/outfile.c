@@ -31,6 +31,8 @@
 #include <unistd.h>
 #include <gcrypt.h>
 
+#include "error.h"
+#include "options.h"
 #include "outfile.h"
 
 #define FILE_EXISTS_MSG "file exists (use --yes to overwrite)"

@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <gpg-error.h>
 
-#include "sfenc.h"
+#include "iobuf.h"
 
 /* An output: stdout, a device written in place, or a regular file
  * written under no name (O_TMPFILE) or a private temporary name beside

@@ -15,7 +15,9 @@
 #include <unistd.h>
 #include <gcrypt.h>
 
-#include "sfenc.h"
+#include "libsfcipher.h"
+#include "error.h"
+#include "options.h"
 #include "passphrase.h"
 
 /* First size of a passphrase buffer; it doubles as needed.  */

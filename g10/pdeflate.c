@@ -21,6 +21,9 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "packet.h"
+#include "error.h"
+#include "iobuf.h"
 #include "deflate-engine.h"
 #include "pdeflate.h"
 

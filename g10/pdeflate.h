@@ -21,7 +21,8 @@
 
 #include <gpg-error.h>
 
-#include "sfenc.h"
+#include "iobuf.h"
+#include "packet.h"
 
 /* The most threads one stream may use.  */
 #define PDEFLATE_THREADS_MAX 64

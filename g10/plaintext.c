@@ -13,6 +13,7 @@
 
 #include <string.h>
 
+#include "iobuf.h"
 #include "plaintext.h"
 
 /* Magic numbers at the start of compressed formats: the file(1)

@@ -5,7 +5,7 @@
 
 #include <gpg-error.h>
 
-#include "sfenc.h"
+#include "iobuf.h"
 #include "textmode.h"
 
 /* The most bytes a magic number takes (PNG's 8).  */

@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sfenc.h"
+#include "iobuf.h"
 #include "progress.h"
 #include "status.h"
 

@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <gcrypt.h>
 
-#include "sfenc.h"
+#include "libsfcipher.h"
+#include "error.h"
+#include "s2k.h"
 #include "argon2.h"
 
 static const struct

@@ -21,7 +21,11 @@
 #include <strings.h>
 #include <gcrypt.h>
 
-#include "sfenc.h"
+#include "libsfcipher.h"
+#include "packet.h"
+#include "error.h"
+#include "iobuf.h"
+#include "log.h"
 #include "hkdf.h"
 #include "seipd2.h"
 

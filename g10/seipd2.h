@@ -20,8 +20,12 @@
 #ifndef SFENC_SEIPD2_H
 #define SFENC_SEIPD2_H
 
-#include "sfenc.h"
+#include <stddef.h>
+#include <gpg-error.h>
+
+#include "libsfcipher.h"
 #include "aead.h"
+#include "iobuf.h"
 
 /* AEAD algorithm ids (RFC 9580 9.6).  */
 enum

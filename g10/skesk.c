@@ -14,7 +14,12 @@
 #include <string.h>
 #include <gcrypt.h>
 
-#include "sfenc.h"
+#include "libsfcipher.h"
+#include "packet.h"
+#include "error.h"
+#include "iobuf.h"
+#include "options.h"
+#include "s2k.h"
 #include "argon2.h"
 #include "hkdf.h"
 #include "skesk.h"

@@ -12,7 +12,12 @@
 #ifndef SFENC_SKESK_H
 #define SFENC_SKESK_H
 
-#include "sfenc.h"
+#include <stddef.h>
+#include <gpg-error.h>
+
+#include "libsfcipher.h"
+#include "iobuf.h"
+#include "s2k.h"
 #include "seipd2.h"
 
 /* Largest SKESK packet gpg 2.2 accepts ("packet(3) too large"

@@ -19,6 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "error.h"
+#include "iobuf.h"
+#include "s2k.h"
 #include "status.h"
 
 /* Room for the arguments of a line: the longest is PLAINTEXT, with a

@@ -15,7 +15,8 @@
 #include <stdint.h>
 #include <gpg-error.h>
 
-#include "sfenc.h"
+#include "iobuf.h"
+#include "s2k.h"
 
 /* Write the status lines to the open descriptor FD (--status-fd).  */
 gpg_error_t status_set_fd (int fd);

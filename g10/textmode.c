@@ -17,6 +17,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "packet.h"
+#include "error.h"
+#include "iobuf.h"
 #include "textmode.h"
 
 struct text_source

@@ -5,7 +5,7 @@
 
 #include <gpg-error.h>
 
-#include "sfenc.h"
+#include "iobuf.h"
 
 typedef struct text_source text_source_t;
 

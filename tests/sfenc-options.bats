@@ -199,3 +199,20 @@ on_terminal () {
   [[ "$output" == *"sfenc: passphrase: the two passphrases do not match"* ]]
   [ ! -e "$T/msg" ]
 }
+
+@test "sfenc-options: every option of --help has its handler" {
+  # An option in the table without its case in g10/options.c aborts
+  # (exit status 134); every option runs once here, with "1" as its
+  # argument when it takes one, and must end in success or a one-line
+  # error.
+  local name arg count=0
+  while read -r name arg; do
+    run "$SFENC" --batch "$name" ${arg:+1} --list-ciphers
+    echo "$name ${arg:+1}: status $status"
+    [ "$status" -eq 0 ] || [ "$status" -eq 2 ]
+    count=$((count + 1))
+  done < <("$SFENC" --help |
+             sed -n 's/^ \{1,\}\(-., \)\{0,1\}\(--[a-z0-9-]*\)\( [A-Z][A-Z]*\)\{0,1\}.*/\2\3/p')
+  echo "$count options"
+  [ "$count" -eq "$("$SFENC" --dump-options | wc -l)" ]
+}

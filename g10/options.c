@@ -1,0 +1,755 @@
+/* options.c - the command line: the option table and its parser
+ *
+ * The option table below is the only list of options: it drives the
+ * parser, --help and --dump-options alike.  Parsing follows gpg:
+ * long options may be abbreviated to an unambiguous prefix and take
+ * their argument after "=" or as the next word, short options may be
+ * bundled ("-vz9"), and "--" ends the options.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "options.h"
+#include "argon2.h"
+#include "compress.h"
+#include "error.h"
+#include "packet.h"
+#include "pdeflate.h"
+#include "progress.h"
+#include "s2k.h"
+#include "seipd2.h"
+#include "status.h"
+
+/* gpg's default S2K iteration count (the largest coded one).  */
+#define DEFAULT_S2K_COUNT 65011712ul
+
+/* Argon2: RFC 9106's second recommended setting, which RFC 9580
+ * 3.7.1.4 names for memory-constrained uses: 3 passes, 4 lanes,
+ * 64 MiB.  */
+#define DEFAULT_ARGON2_PASSES 3
+#define DEFAULT_ARGON2_LANES 4
+#define DEFAULT_ARGON2_MEMORY_EXP 16
+
+/* AEAD chunks of 2^18 bytes (256 KiB), as rnp writes them: the 16
+ * bytes of tag and the nonce set-up per chunk cost nothing measurable,
+ * while a reader, which holds a chunk until its tag is checked, keeps
+ * it in the L2 cache and passes plaintext on down a pipe every 256
+ * KiB (2^22, the most RFC 9580 allows, was slower through a pipe).  */
+#define DEFAULT_CHUNK_SIZE 18
+
+struct options opt;
+
+enum opt_id
+  {
+    O_SYMMETRIC = 1,
+    O_DECRYPT,
+    O_LIST_CIPHERS,
+    O_VERSION,
+    O_HELP,
+    O_DUMP_OPTIONS,
+    O_CIPHER_ALGO,
+    O_CIPHER_IMPL,
+    O_DIGEST_ALGO,
+    O_S2K_DIGEST_ALGO,
+    O_S2K_MODE,
+    O_S2K_COUNT,
+    O_S2K_ARGON2_PASSES,
+    O_S2K_ARGON2_PARALLELISM,
+    O_S2K_ARGON2_MEMORY,
+    O_AEAD_ALGO,
+    O_AEAD_FORMAT,
+    O_CHUNK_SIZE,
+    O_COMPRESS_LEVEL,
+    O_COMPRESS_ALGO,
+    O_BZIP2_COMPRESS_LEVEL,
+    O_TEXTMODE,
+    O_SET_FILENAME,
+    O_S2K_CIPHER_ALGO,
+    O_LOGGER_FD,
+    O_NO_TTY,
+    O_NO_OPTIONS,
+    O_HOMEDIR,
+    O_NO_GREETING,
+    O_NO_SECMEM_WARNING,
+    O_FORCE_MDC,
+    O_THREADS,
+    O_ARMOR,
+    O_OUTPUT,
+    O_YES,
+    O_PASSPHRASE,
+    O_PASSPHRASE_FD,
+    O_PASSPHRASE_FILE,
+    O_BATCH,
+    O_PINENTRY_MODE,
+    O_LOAD_EXTENSION,
+    O_NO_AUTO_MODULES,
+    O_IGNORE_MDC_ERROR,
+    O_WITH_COLONS,
+    O_STATUS_FD,
+    O_ENABLE_PROGRESS_FILTER,
+    O_PROGRESS,
+    O_VERBOSE,
+    O_QUIET
+  };
+
+/* One option: its id, short and long name, the name of its argument
+ * (NULL for none) and the help text.  An entry without names starts
+ * a group: its help text is the group's title.  */
+struct option_def
+{
+  enum opt_id id;
+  char short_name;
+  const char *long_name;
+  const char *arg;
+  const char *help;
+};
+
+static const struct option_def options[] =
+  {
+    /* The groups, their order and their titles are those of the
+     * sfenc(1) man page, which follows gpg(1)'s grouping;
+     * tests/doc.bats checks that the two agree.  */
+    { 0, 0, NULL, NULL, "General commands" },
+    { O_VERSION, 0, "version", NULL, "show the version and the algorithms" },
+    { O_HELP, 'h', "help", NULL, "show this help" },
+    { O_DUMP_OPTIONS, 0, "dump-options", NULL,
+      "list every long option, one per line" },
+
+    { 0, 0, NULL, NULL, "Commands that select the operation" },
+    { O_SYMMETRIC, 'c', "symmetric", NULL,
+      "encrypt with a passphrase" },
+    { O_DECRYPT, 'd', "decrypt", NULL, "decrypt (the default command)" },
+    { O_LIST_CIPHERS, 0, "list-ciphers", NULL,
+      "list the cipher implementations and exit" },
+
+    { 0, 0, NULL, NULL, "Configuration" },
+    { O_VERBOSE, 'v', "verbose", NULL, "tell what is being done" },
+    { O_QUIET, 'q', "quiet", NULL, "do not print warnings" },
+    { O_BATCH, 0, "batch", NULL, "never ask on the terminal" },
+    { O_NO_TTY, 0, "no-tty", NULL,
+      "accepted for gpg; --batch stops the prompt" },
+    { O_PROGRESS, 0, "progress", NULL,
+      "show how much of the input is read, on stderr" },
+    { O_STATUS_FD, 0, "status-fd", "N",
+      "write gpg's status lines to file descriptor N" },
+    { O_ENABLE_PROGRESS_FILTER, 0, "enable-progress-filter", NULL,
+      "add PROGRESS lines to the status lines" },
+    { O_YES, 0, "yes", NULL, "overwrite existing output files" },
+    { O_COMPRESS_LEVEL, 'z', "compress-level", "N",
+      "compression level N (0 disables compression)" },
+    { O_BZIP2_COMPRESS_LEVEL, 0, "bzip2-compress-level", "N",
+      "BZIP2 compression level N (1..9)" },
+    { O_THREADS, 0, "threads", "N",
+      "compress with N threads (default: one per CPU)" },
+    { O_LOAD_EXTENSION, 0, "load-extension", "FILE",
+      "load the dynamic cipher module FILE" },
+    { O_NO_AUTO_MODULES, 0, "no-auto-modules", NULL,
+      "do not load the modules of the module directory" },
+    { O_HOMEDIR, 0, "homedir", "DIR",
+      "accepted for gpg; sfenc keeps no state" },
+    { O_NO_OPTIONS, 0, "no-options", NULL,
+      "accepted for gpg; sfenc reads no options file" },
+    { O_NO_GREETING, 0, "no-greeting", NULL,
+      "accepted for gpg; sfenc prints no greeting" },
+    { O_NO_SECMEM_WARNING, 0, "no-secmem-warning", NULL,
+      "accepted for gpg; sfenc prints no such warning" },
+
+    { 0, 0, NULL, NULL, "Input and output" },
+    { O_ARMOR, 'a', "armor", NULL, "write ASCII armor instead of binary" },
+    { O_OUTPUT, 'o', "output", "FILE", "write the output to FILE" },
+    { O_WITH_COLONS, 0, "with-colons", NULL,
+      "machine-readable --list-ciphers output" },
+
+    { 0, 0, NULL, NULL, "OpenPGP protocol options" },
+    { O_TEXTMODE, 't', "textmode", NULL,
+      "encrypt the input as text (CR LF line endings)" },
+    { O_FORCE_MDC, 0, "force-mdc", NULL,
+      "accepted for gpg; the MDC is always written" },
+    { O_S2K_CIPHER_ALGO, 0, "s2k-cipher-algo", "NAME",
+      "cipher when --cipher-algo is not given" },
+    { O_S2K_DIGEST_ALGO, 0, "s2k-digest-algo", "NAME",
+      "string-to-key hash NAME (default SHA1)" },
+    { O_S2K_MODE, 0, "s2k-mode", "N",
+      "string-to-key mode 0, 1, 3 or argon2 (default 3)" },
+    { O_S2K_COUNT, 0, "s2k-count", "N",
+      "string-to-key iteration count (default 65011712)" },
+    { O_S2K_ARGON2_PASSES, 0, "s2k-argon2-passes", "N",
+      "Argon2 passes (default 3)" },
+    { O_S2K_ARGON2_PARALLELISM, 0, "s2k-argon2-parallelism", "N",
+      "Argon2 lanes (default 4)" },
+    { O_S2K_ARGON2_MEMORY, 0, "s2k-argon2-memory", "N",
+      "Argon2 memory of 2^N KiB (default 16: 64 MiB)" },
+    { O_AEAD_FORMAT, 0, "aead-format", "NAME",
+      "with --aead-algo: rfc9580 (default) or librepgp" },
+    { O_CHUNK_SIZE, 0, "chunk-size", "N",
+      "AEAD chunks of 2^N bytes (6..22, default 18)" },
+
+    { 0, 0, NULL, NULL, "Algorithms, passphrases and overrides" },
+    { O_CIPHER_ALGO, 0, "cipher-algo", "NAME",
+      "use cipher NAME (default AES256)" },
+    { O_AEAD_ALGO, 0, "aead-algo", "NAME",
+      "encrypt with AEAD NAME: OCB, EAX or GCM (RFC 9580)" },
+    { O_CIPHER_IMPL, 0, "cipher-impl", "IMPL",
+      "use implementation IMPL (ref, aesni, gcrypt, ...)" },
+    { O_DIGEST_ALGO, 0, "digest-algo", "NAME",
+      "string-to-key hash (--s2k-digest-algo wins)" },
+    { O_COMPRESS_ALGO, 0, "compress-algo", "NAME",
+      "none, zip, zlib or bzip2 (default zip)" },
+    { O_PASSPHRASE_FD, 0, "passphrase-fd", "N",
+      "read the passphrase from file descriptor N" },
+    { O_PASSPHRASE_FILE, 0, "passphrase-file", "FILE",
+      "read the passphrase from FILE" },
+    { O_PASSPHRASE, 0, "passphrase", "STRING",
+      "use STRING as the passphrase (others can see it)" },
+    { O_PINENTRY_MODE, 0, "pinentry-mode", "MODE",
+      "default, ask, loopback, cancel or error (as gpg)" },
+    { O_IGNORE_MDC_ERROR, 0, "ignore-mdc-error", NULL,
+      "decrypt even without a valid MDC (unsafe)" },
+    { O_LOGGER_FD, 0, "logger-fd", "N",
+      "write diagnostics to file descriptor N" },
+    { O_SET_FILENAME, 0, "set-filename", "NAME",
+      "store NAME as the file name in the message" }
+  };
+
+#define N_OPTIONS (sizeof options / sizeof *options)
+
+
+void
+options_set_defaults (void)
+{
+  memset (&opt, 0, sizeof opt);
+  opt.s2k_mode = 3;
+  opt.s2k_count = DEFAULT_S2K_COUNT;
+  opt.argon2_t = DEFAULT_ARGON2_PASSES;
+  opt.argon2_p = DEFAULT_ARGON2_LANES;
+  opt.argon2_m = DEFAULT_ARGON2_MEMORY_EXP;
+  opt.aead_skesk_version = 6;
+  opt.chunk_octet = DEFAULT_CHUNK_SIZE - 6;
+  opt.compress_level = -1;
+  opt.bzip2_compress_level = -1;
+  opt.compress_algo = COMPRESS_ZIP;
+  opt.passphrase_fd = -1;
+}
+
+
+void
+show_help (void)
+{
+  size_t i;
+  char left[64];
+
+  printf ("Usage: sfenc [options] [FILE]\n"
+          "Encrypt and decrypt with a passphrase, compatible with"
+          " gpg -c and gpg -d.\n"
+          "FILE defaults to stdin; -c FILE writes FILE.gpg"
+          " (FILE.asc with -a).\n");
+  for (i = 0; i < N_OPTIONS; i++)
+    {
+      const struct option_def *o = &options[i];
+
+      if (!o->long_name)
+        {
+          printf ("\n%s:\n", o->help);
+          continue;
+        }
+      if (o->short_name)
+        snprintf (left, sizeof left, "-%c, --%s%s%s", o->short_name,
+                  o->long_name, o->arg ? " " : "", o->arg ? o->arg : "");
+      else
+        snprintf (left, sizeof left, "    --%s%s%s", o->long_name,
+                  o->arg ? " " : "", o->arg ? o->arg : "");
+      if (strlen (left) > 27)
+        printf (" %s\n %-29s%s\n", left, "", o->help);
+      else
+        printf (" %-29s%s\n", left, o->help);
+    }
+  printf ("\nSee sfenc(1) for the details.\n");
+}
+
+
+/* As gpg --dump-options does: for completion scripts and for the
+ * documentation test.  */
+void
+dump_options (void)
+{
+  size_t i;
+
+  for (i = 0; i < N_OPTIONS; i++)
+    if (options[i].long_name)
+      printf ("--%s\n", options[i].long_name);
+}
+
+
+static gpg_error_t
+usage_error (const char *what, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+
+static gpg_error_t
+usage_error (const char *what, const char *fmt, ...)
+{
+  char why[256];
+  va_list ap;
+
+  va_start (ap, fmt);
+  vsnprintf (why, sizeof why, fmt, ap);
+  va_end (ap);
+  return fail (gpg_error (GPG_ERR_INV_ARG), what, "%s", why);
+}
+
+
+/* Parse the decimal number ARG of option NAME into *R_VALUE, which must
+ * lie in MIN..MAX.  */
+static gpg_error_t
+parse_number (const char *name, const char *arg, long min, long max,
+              long *r_value)
+{
+  char *end;
+  long v;
+
+  errno = 0;
+  v = strtol (arg, &end, 10);
+  if (!*arg || *end || errno)
+    return usage_error (name, "invalid number '%s'", arg);
+  if (v < min || v > max)
+    return usage_error (name, "%ld is out of range (%ld..%ld)", v, min, max);
+  *r_value = v;
+  return 0;
+}
+
+
+/* Parse the argument ARG of option NAME, a number in MIN..MAX, into
+ * *R_VALUE.  */
+static gpg_error_t
+set_int (int *r_value, const char *name, const char *arg, long min,
+         long max)
+{
+  gpg_error_t err;
+  long v;
+
+  err = parse_number (name, arg, min, max, &v);
+  if (!err)
+    *r_value = v;
+  return err;
+}
+
+
+static gpg_error_t
+set_command (struct command_line *cl, enum cmd cmd, const char *name)
+{
+  if (cl->cmd != CMD_NONE && cl->cmd != cmd)
+    return usage_error (name, "conflicting commands (%s and %s)",
+                        cl->cmd_option, name);
+  cl->cmd = cmd;
+  snprintf (cl->cmd_option, sizeof cl->cmd_option, "%s", name);
+  return 0;
+}
+
+
+/* --logger-fd: from now on, what goes to stderr goes to FD, as gpg's
+ * log does.  */
+static gpg_error_t
+set_logger_fd (const char *name, long fd)
+{
+  if (fd != STDERR_FILENO && dup2 (fd, STDERR_FILENO) < 0)
+    return usage_error (name, "file descriptor %ld: %s", fd,
+                        strerror (errno));
+  return 0;
+}
+
+
+/* --digest-algo and --s2k-digest-algo: store the name ARG at *R_NAME
+ * once it is known to name a hash.  */
+static gpg_error_t
+set_digest_algo (const char **r_name, const char *name, const char *arg)
+{
+  if (!digest_algo_from_name (arg))
+    return usage_error (name, "unknown digest algorithm '%s'"
+                        " (MD5, SHA1, RIPEMD160, SHA224, SHA256,"
+                        " SHA384, SHA512)", arg);
+  *r_name = arg;
+  return 0;
+}
+
+
+static gpg_error_t
+set_s2k_mode (const char *name, const char *arg)
+{
+  gpg_error_t err;
+  long v;
+
+  if (!strcasecmp (arg, "argon2"))
+    {
+      opt.s2k_mode = S2K_ARGON2;
+      return 0;
+    }
+  err = parse_number (name, arg, 0, S2K_ARGON2, &v);
+  if (err)
+    return err;
+  if (v == 2)
+    return usage_error (name, "S2K mode 2 is reserved"
+                        " (use 0, 1, 3 or argon2)");
+  opt.s2k_mode = v;
+  return 0;
+}
+
+
+static gpg_error_t
+set_aead_format (const char *name, const char *arg)
+{
+  if (!strcasecmp (arg, "rfc9580"))
+    opt.aead_skesk_version = 6;
+  else if (!strcasecmp (arg, "librepgp"))
+    opt.aead_skesk_version = 5;
+  else
+    return usage_error (name, "unknown format '%s' (rfc9580, librepgp)",
+                        arg);
+  return 0;
+}
+
+
+/* -z and --compress-level.  As in gpg, -z sets the BZIP2 level too;
+ * its 0 is left out, as gpg does not take it for BZIP2.  */
+static gpg_error_t
+set_compress_level (const char *name, const char *arg)
+{
+  gpg_error_t err;
+  long v;
+
+  err = parse_number (name, arg, 0, 9, &v);
+  if (err)
+    return err;
+  opt.compress_level = v;
+  if (v && name[1] != '-')
+    opt.bzip2_compress_level = v;
+  return 0;
+}
+
+
+static gpg_error_t
+set_pinentry_mode (const char *name, const char *arg)
+{
+  if (!strcmp (arg, "cancel") || !strcmp (arg, "error"))
+    opt.pinentry_no_ask = 1;
+  else if (!strcmp (arg, "default") || !strcmp (arg, "ask")
+           || !strcmp (arg, "loopback"))
+    opt.pinentry_no_ask = 0;
+  else
+    return usage_error (name, "invalid mode '%s' (default, ask, loopback,"
+                        " cancel, error)", arg);
+  return 0;
+}
+
+
+static gpg_error_t
+add_extension (struct command_line *cl, const char *name, const char *file)
+{
+  if (cl->n_extensions == sizeof cl->extensions / sizeof *cl->extensions)
+    return usage_error (name, "too many modules");
+  cl->extensions[cl->n_extensions++] = file;
+  return 0;
+}
+
+
+/* Apply option ID, which takes no argument; NAME is how it was
+ * written.  */
+static gpg_error_t
+apply_switch (struct command_line *cl, enum opt_id id, const char *name)
+{
+  switch (id)
+    {
+    case O_SYMMETRIC: return set_command (cl, CMD_SYMMETRIC, name);
+    case O_DECRYPT: return set_command (cl, CMD_DECRYPT, name);
+    case O_LIST_CIPHERS: return set_command (cl, CMD_LIST_CIPHERS, name);
+    case O_VERSION: return set_command (cl, CMD_VERSION, name);
+    case O_HELP: return set_command (cl, CMD_HELP, name);
+    case O_DUMP_OPTIONS: return set_command (cl, CMD_DUMP_OPTIONS, name);
+    case O_VERBOSE: opt.verbose++; opt.quiet = 0; break;
+    case O_QUIET: opt.quiet = 1; opt.verbose = 0; break;
+    case O_BATCH: opt.batch = 1; break;
+    case O_YES: opt.yes = 1; break;
+    case O_ARMOR: opt.armor = 1; break;
+    case O_TEXTMODE: opt.textmode = 1; break;
+    case O_WITH_COLONS: opt.with_colons = 1; break;
+    case O_NO_AUTO_MODULES: opt.no_auto_modules = 1; break;
+    case O_IGNORE_MDC_ERROR: opt.ignore_mdc_error = 1; break;
+    case O_PROGRESS: progress_enable_display (); break;
+    case O_ENABLE_PROGRESS_FILTER: progress_enable_status (); break;
+    case O_NO_TTY:
+    case O_NO_OPTIONS:
+    case O_NO_GREETING:
+    case O_NO_SECMEM_WARNING:
+    case O_FORCE_MDC:
+      /* gpg options that ask for what sfenc always does.  */
+      break;
+    default:
+      /* A switch of options[] without its case here.  */
+      abort ();
+    }
+  return 0;
+}
+
+
+/* Apply option ID, whose argument ARG is a number; NAME is how it was
+ * written.  */
+static gpg_error_t
+apply_number (enum opt_id id, const char *name, const char *arg)
+{
+  gpg_error_t err = 0;
+  long v;
+
+  switch (id)
+    {
+    case O_S2K_COUNT:
+      err = parse_number (name, arg, 1024, DEFAULT_S2K_COUNT, &v);
+      if (!err)
+        opt.s2k_count = v;
+      break;
+    /* RFC 9580 allows 1..255 passes and lanes.  */
+    case O_S2K_ARGON2_PASSES:
+      return set_int (&opt.argon2_t, name, arg, 1, 255);
+    case O_S2K_ARGON2_PARALLELISM:
+      return set_int (&opt.argon2_p, name, arg, 1, 255);
+    case O_S2K_ARGON2_MEMORY:
+      return set_int (&opt.argon2_m, name, arg, argon2_min_memory_exp (1),
+                      ARGON2_MAX_MEMORY_EXP);
+    case O_CHUNK_SIZE:
+      err = parse_number (name, arg, 6, AEAD_MAX_CHUNK_OCTET + 6, &v);
+      if (!err)
+        opt.chunk_octet = v - 6;
+      break;
+    case O_COMPRESS_LEVEL:
+      return set_compress_level (name, arg);
+    case O_BZIP2_COMPRESS_LEVEL:
+      return set_int (&opt.bzip2_compress_level, name, arg, 1, 9);
+    case O_THREADS:
+      err = parse_number (name, arg, 1, PDEFLATE_THREADS_MAX, &v);
+      if (!err)
+        compress_set_threads (v);
+      break;
+    case O_PASSPHRASE_FD:
+      return set_int (&opt.passphrase_fd, name, arg, 0, INT_MAX);
+    case O_LOGGER_FD:
+      err = parse_number (name, arg, 0, INT_MAX, &v);
+      if (!err)
+        err = set_logger_fd (name, v);
+      break;
+    case O_STATUS_FD:
+      err = parse_number (name, arg, 0, INT_MAX, &v);
+      if (!err)
+        err = status_set_fd (v);
+      break;
+    default:
+      /* An option of options[] with an argument but without its case
+       * here or in apply_argument.  */
+      abort ();
+    }
+  return err;
+}
+
+
+/* Apply option ID with its argument ARG; NAME is how it was
+ * written.  */
+static gpg_error_t
+apply_argument (struct command_line *cl, enum opt_id id, const char *name,
+                const char *arg)
+{
+  switch (id)
+    {
+    case O_CIPHER_ALGO: opt.cipher_algo = arg; break;
+    case O_CIPHER_IMPL: opt.cipher_impl = arg; break;
+    case O_S2K_CIPHER_ALGO: opt.s2k_cipher_algo = arg; break;
+    case O_SET_FILENAME: opt.set_filename = arg; break;
+    case O_OUTPUT: opt.output = arg; break;
+    case O_PASSPHRASE: opt.passphrase = arg; break;
+    case O_PASSPHRASE_FILE: opt.passphrase_file = arg; break;
+    case O_HOMEDIR: break;      /* gpg's: sfenc keeps no state.  */
+    case O_DIGEST_ALGO:
+      return set_digest_algo (&opt.digest_algo, name, arg);
+    case O_S2K_DIGEST_ALGO:
+      return set_digest_algo (&opt.s2k_digest_algo, name, arg);
+    case O_S2K_MODE:
+      return set_s2k_mode (name, arg);
+    case O_AEAD_ALGO:
+      opt.aead_algo = aead_algo_from_name (arg);
+      if (!opt.aead_algo)
+        return usage_error (name, "unknown AEAD algorithm '%s'"
+                            " (OCB, EAX, GCM)", arg);
+      break;
+    case O_AEAD_FORMAT:
+      return set_aead_format (name, arg);
+    case O_COMPRESS_ALGO:
+      opt.compress_algo = compress_algo_from_name (arg);
+      if (opt.compress_algo < 0)
+        return usage_error (name, "unknown compression algorithm '%s'"
+                            " (none, zip, zlib, bzip2)", arg);
+      break;
+    case O_PINENTRY_MODE:
+      return set_pinentry_mode (name, arg);
+    case O_LOAD_EXTENSION:
+      return add_extension (cl, name, arg);
+    default:
+      return apply_number (id, name, arg);
+    }
+  return 0;
+}
+
+
+/* Apply option O with argument ARG (NULL when O takes none); NAME is
+ * how it was written.  An option without an argument has its case in
+ * apply_switch; one with an argument in apply_argument, or, when that
+ * is a number, in apply_number.  */
+static gpg_error_t
+apply_option (struct command_line *cl, const struct option_def *o,
+              const char *name, const char *arg)
+{
+  if (!o->arg)
+    return apply_switch (cl, o->id, name);
+  return apply_argument (cl, o->id, name, arg);
+}
+
+
+/* Find the long option NAME (LEN bytes): exact, or, as gpg allows, an
+ * unambiguous prefix.  */
+static const struct option_def *
+find_long (const char *name, size_t len, int *r_ambiguous)
+{
+  const struct option_def *found = NULL;
+  size_t i;
+
+  *r_ambiguous = 0;
+  for (i = 0; i < N_OPTIONS; i++)
+    {
+      const char *ln = options[i].long_name;
+
+      if (!ln || strncmp (ln, name, len))
+        continue;
+      if (!ln[len])
+        return &options[i];
+      if (found)
+        *r_ambiguous = 1;
+      found = &options[i];
+    }
+  return *r_ambiguous ? NULL : found;
+}
+
+
+static const struct option_def *
+find_short (char c)
+{
+  size_t i;
+
+  for (i = 0; i < N_OPTIONS; i++)
+    if (options[i].short_name == c)
+      return &options[i];
+  return NULL;
+}
+
+
+/* Parse the long option ARGV[*I], "--NAME" or "--NAME=ARG"; an
+ * argument not given after "=" is the next word, and *I moves on to
+ * it.  */
+static gpg_error_t
+parse_long_option (struct command_line *cl, int argc, char **argv, int *i)
+{
+  const char *a = argv[*i];
+  const char *eq = strchr (a + 2, '=');
+  size_t len = eq ? (size_t)(eq - a - 2) : strlen (a + 2);
+  const struct option_def *o;
+  const char *arg = NULL;
+  int ambiguous;
+  char name[128];
+
+  /* Messages name the option without its "=value", which may be a
+   * passphrase.  */
+  snprintf (name, sizeof name, "%.*s", (int)(len + 2), a);
+  o = find_long (a + 2, len, &ambiguous);
+  if (!o)
+    return fail (gpg_error (GPG_ERR_UNKNOWN_OPTION), name,
+                 ambiguous ? "ambiguous option" : "unknown option"
+                 " (see --help)");
+  if (o->arg)
+    {
+      if (eq)
+        arg = eq + 1;
+      else if (*i + 1 < argc)
+        arg = argv[++*i];
+      else
+        return fail (gpg_error (GPG_ERR_MISSING_VALUE), name,
+                     "missing argument %s", o->arg);
+    }
+  else if (eq)
+    return usage_error (name, "option takes no argument");
+  return apply_option (cl, o, name, arg);
+}
+
+
+/* Parse the short options of ARGV[*I], such as "-v", "-vz9" or "-o":
+ * an option with an argument takes the rest of the word, or else the
+ * next word, and *I moves on to it.  */
+static gpg_error_t
+parse_short_options (struct command_line *cl, int argc, char **argv, int *i)
+{
+  const char *a;
+  gpg_error_t err;
+
+  for (a = argv[*i] + 1; *a; a++)
+    {
+      const struct option_def *o = find_short (*a);
+      char name[3] = { '-', *a, 0 };
+      const char *arg = NULL;
+
+      if (!o)
+        return fail (gpg_error (GPG_ERR_UNKNOWN_OPTION), name,
+                     "unknown option (see --help)");
+      if (o->arg)
+        {
+          if (a[1])
+            arg = a + 1;
+          else if (*i + 1 < argc)
+            arg = argv[++*i];
+          else
+            return fail (gpg_error (GPG_ERR_MISSING_VALUE), name,
+                         "missing argument %s", o->arg);
+        }
+      err = apply_option (cl, o, name, arg);
+      if (err || arg)
+        return err;
+    }
+  return 0;
+}
+
+
+gpg_error_t
+parse_command_line (int argc, char **argv, struct command_line *cl)
+{
+  gpg_error_t err = 0;
+  int i, only_files = 0;
+
+  memset (cl, 0, sizeof *cl);
+  for (i = 1; i < argc && !err; i++)
+    {
+      const char *a = argv[i];
+
+      if (only_files || a[0] != '-' || !a[1])
+        {
+          if (cl->n_files++)
+            return usage_error (a, "only one input file may be given");
+          cl->file = a;
+        }
+      else if (!strcmp (a, "--"))
+        only_files = 1;
+      else if (a[1] == '-')
+        err = parse_long_option (cl, argc, argv, &i);
+      else
+        err = parse_short_options (cl, argc, argv, &i);
+    }
+  return err;
+}

@@ -1,0 +1,89 @@
+/* options.h - the command line: the options of a run and its command
+ *
+ * options.c holds the one table of options, which drives the parser,
+ * --help and --dump-options alike.  The stages read the options from
+ * OPT; the few that belong to another part of the program
+ * (--status-fd, --threads, --progress, --enable-progress-filter,
+ * --logger-fd) are handed to it while parsing.
+ */
+#ifndef SFENC_OPTIONS_H
+#define SFENC_OPTIONS_H
+
+#include <stddef.h>
+#include <gpg-error.h>
+
+/* The options of one run, filled in by the command line parser.  */
+struct options
+{
+  int verbose;
+  int quiet;
+  int batch;
+  int armor;
+  int yes;
+  int ignore_mdc_error;
+  int with_colons;
+  int no_auto_modules;
+  const char *cipher_algo;
+  const char *cipher_impl;
+  const char *digest_algo;
+  const char *s2k_digest_algo;
+  int s2k_mode;
+  unsigned long s2k_count;
+  int argon2_t, argon2_p, argon2_m;     /* --s2k-argon2-*.  */
+  int aead_algo;                /* --aead-algo: 0 writes SEIPD v1.  */
+  int aead_skesk_version;       /* --aead-format: 6 RFC 9580, 5 LibrePGP.  */
+  int chunk_octet;              /* --chunk-size minus 6.  */
+  int compress_level;           /* -1 when not given.  */
+  int bzip2_compress_level;     /* -1 when not given.  */
+  int compress_algo;
+  int textmode;                 /* -t: literal data as text.  */
+  const char *set_filename;     /* The name in the literal packet.  */
+  const char *s2k_cipher_algo;
+  const char *output;
+  const char *passphrase;
+  int passphrase_fd;
+  const char *passphrase_file;
+  int pinentry_no_ask;          /* --pinentry-mode cancel or error.  */
+};
+
+extern struct options opt;
+
+/* The commands; without one, sfenc decrypts, as gpg does.  */
+enum cmd
+  {
+    CMD_NONE,
+    CMD_SYMMETRIC,
+    CMD_DECRYPT,
+    CMD_LIST_CIPHERS,
+    CMD_VERSION,
+    CMD_HELP,
+    CMD_DUMP_OPTIONS
+  };
+
+/* What the command line asked for besides the options.  */
+struct command_line
+{
+  enum cmd cmd;
+  char cmd_option[32];          /* The option that gave CMD.  */
+  const char *extensions[32];   /* --load-extension, in order.  */
+  size_t n_extensions;
+  const char *file;
+  size_t n_files;
+};
+
+/* Set OPT to the defaults of a run.  */
+void options_set_defaults (void);
+
+/* Parse ARGV (ARGC entries, ARGV[0] the program) as gpg does: options
+ * into OPT, the rest into CL.  A bad option or argument records its
+ * message (error.h) and ends the parsing.  */
+gpg_error_t parse_command_line (int argc, char **argv,
+                                struct command_line *cl);
+
+/* --help: the usage and the options, by group.  */
+void show_help (void);
+
+/* --dump-options: every long option, one per line.  */
+void dump_options (void);
+
+#endif /*SFENC_OPTIONS_H*/
