@@ -19,8 +19,9 @@
  *
  * Only the functions using the instructions are compiled for them
  * (target attributes); ghash.c asks sf_ghash_pclmul_usable() and
- * sf_ghash_vpclmul_usable() first.  On other processors the file
- * builds stubs that are never usable.
+ * sf_ghash_vpclmul_usable() first.  Where the instructions cannot
+ * exist (neither x86-64 nor i386) both report 0, so the portable GHASH
+ * is always chosen, and the entries abort if called at all.
  */
 #include <config.h>
 

@@ -108,8 +108,9 @@ extern "C" {
 /* Timing claims.  CONSTANT: no branch and no memory address depends on
  * the key or the data.  TABLES: table lookups (S-boxes) are indexed by
  * key- or data-dependent values, so cache timing can reveal them, but
- * no branch depends on the key or the data.  UNKNOWN: not said (every ABI version 1 module), or depends on code
- * outside the module, as for the libgcrypt provider.  */
+ * no branch depends on the key or the data.  UNKNOWN: not said (every
+ * ABI version 1 module), or depends on code outside the module, as for
+ * the libgcrypt provider.  */
 #define SF_TIMING_UNKNOWN   0
 #define SF_TIMING_CONSTANT  1
 #define SF_TIMING_TABLES    2

@@ -6,7 +6,9 @@
  * with its own.  Only the block function is compiled for them (target
  * attribute); sha1.c asks sf_sha1_shani_usable() before choosing it.
  *
- * On other processors the file builds a stub that is never usable.
+ * Where the instructions cannot exist (neither x86-64 nor i386)
+ * sf_sha1_shani_usable() reports 0, so the portable SHA-1 is always
+ * chosen, and the block function aborts if called at all.
  */
 #include <config.h>
 
