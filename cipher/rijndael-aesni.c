@@ -1387,12 +1387,13 @@ static const sf_ocb_t aesni_ocb =
 
 #define FOR_FOUR(OP) do { OP (0); OP (1); OP (2); OP (3); } while (0)
 
-/* One block of the CFB encryption chain X (whitened as in
- * cfb_enc_rounds) from the plaintext at SRC to the ciphertext at DST,
- * with the SHA steps S0 .. S4 after every other round.  SRC is read
- * again for the last round, which may be after stores to the blocks
- * before it (in place), never to its own.  */
-#define CFB_ENC_BLOCK_SHA1_(src, dst, s0, s1, s2, s3, s4)               \
+/* Block J of the CFB encryption chain X (whitened as in
+ * cfb_enc_rounds) from the 64 bytes of plaintext at IN to the
+ * ciphertext at OUT, with the SHA steps S0 .. S4 after every other
+ * round.  The plaintext is read again for the last round, which may
+ * be after stores to the blocks before it (in place), never to its
+ * own.  */
+#define CFB_ENC_BLOCK_SHA1_(j, s0, s1, s2, s3, s4)                      \
   do                                                                    \
     {                                                                   \
       x = _mm_aesenc_si128 (x, k1);                                     \
@@ -1419,8 +1420,9 @@ static const sf_ocb_t aesni_ocb =
           x = _mm_aesenc_si128 (x, k12);                                \
           x = _mm_aesenc_si128 (x, k13);                                \
         }                                                               \
-      x = _mm_aesenclast_si128 (x, _mm_xor_si128 (k_last_k0, loadu (src))); \
-      storeu ((dst), _mm_xor_si128 (x, k0));                            \
+      x = _mm_aesenclast_si128                                          \
+            (x, _mm_xor_si128 (k_last_k0, loadu (in + (j) * AES_BLOCKSIZE))); \
+      storeu (out + (j) * AES_BLOCKSIZE, _mm_xor_si128 (x, k0));        \
     }                                                                   \
   while (0)
 
@@ -1438,36 +1440,8 @@ cfb_enc_sha1_rounds (const aesni_context_t *ctx, unsigned int rounds,
   __m128i x = _mm_xor_si128 (loadu (iv), k0);
   SHA1_SHANI_VARIABLES;
 
-  SHA1_SHANI_LOAD_STATE (state);
-  for (; nblocks; nblocks -= 4, in += 4 * AES_BLOCKSIZE,
-         out += 4 * AES_BLOCKSIZE)
-    {
-      /* The whole SHA-1 block is read before the first store.  */
-      SHA1_SHANI_BEGIN_BLOCK;
-      m0 = sha1_shani_message (loadu (in));
-      m1 = sha1_shani_message (loadu (in + AES_BLOCKSIZE));
-      m2 = sha1_shani_message (loadu (in + 2 * AES_BLOCKSIZE));
-      m3 = sha1_shani_message (loadu (in + 3 * AES_BLOCKSIZE));
-      CFB_ENC_BLOCK_SHA1_ (in, out,
-                           SHA1_SHANI_STEP_0, SHA1_SHANI_STEP_1,
-                           SHA1_SHANI_STEP_2, SHA1_SHANI_STEP_3,
-                           SHA1_SHANI_STEP_4);
-      CFB_ENC_BLOCK_SHA1_ (in + AES_BLOCKSIZE, out + AES_BLOCKSIZE,
-                           SHA1_SHANI_STEP_5, SHA1_SHANI_STEP_6,
-                           SHA1_SHANI_STEP_7, SHA1_SHANI_STEP_8,
-                           SHA1_SHANI_STEP_9);
-      CFB_ENC_BLOCK_SHA1_ (in + 2 * AES_BLOCKSIZE, out + 2 * AES_BLOCKSIZE,
-                           SHA1_SHANI_STEP_10, SHA1_SHANI_STEP_11,
-                           SHA1_SHANI_STEP_12, SHA1_SHANI_STEP_13,
-                           SHA1_SHANI_STEP_14);
-      CFB_ENC_BLOCK_SHA1_ (in + 3 * AES_BLOCKSIZE, out + 3 * AES_BLOCKSIZE,
-                           SHA1_SHANI_STEP_15, SHA1_SHANI_STEP_16,
-                           SHA1_SHANI_STEP_17, SHA1_SHANI_STEP_18,
-                           SHA1_SHANI_STEP_19);
-      SHA1_SHANI_END_BLOCK;
-    }
+  SHA1_SHANI_CFB_ENC_LOOP (4, CFB_ENC_BLOCK_SHA1_);
   storeu (iv, _mm_xor_si128 (x, k0));
-  SHA1_SHANI_STORE_STATE (state);
 }
 
 /* NBLOCKS is a multiple of four: whole SHA-1 blocks.  */

@@ -3,7 +3,8 @@
  * The SHA-1 compression of FIPS 180-4 6.1.2 with the SHA instructions
  * of x86 processors (Intel, "Intel SHA Extensions", 2013), as macros
  * and inline functions, for sha1-shani.c and for cipher code that
- * interleaves the hash with its own instructions (rijndael-aesni.c).
+ * interleaves the hash with its own instructions (the stitched CFB
+ * kernels of rijndael-aesni.c, cast5.c, blowfish.c and twofish.c).
  * Header-only, so that a module built from such code as a shared
  * object stays self-contained.  Code using it is compiled for the
  * target SHA1_SHANI_ISA and runs only when sha1_shani_cpu_usable()
@@ -31,7 +32,10 @@
  * is SHA1_SHANI_BEGIN_BLOCK, the twenty steps SHA1_SHANI_STEP_0 ..
  * SHA1_SHANI_STEP_19 in this order (four rounds each), and
  * SHA1_SHANI_END_BLOCK.  A step needs only M0..M3 as loaded and the
- * steps before it, so other work may go between steps.
+ * steps before it, so other work may go between steps; the stitched
+ * CFB kernels of the ciphers place them with SHA1_SHANI_CFB_ENC_LOOP
+ * (SHA1_SHANI_LOAD_BLOCK, then SHA1_SHANI_OVER_4_BLOCKS or
+ * SHA1_SHANI_OVER_8_BLOCKS).
  */
 #ifndef SF_SHA1_SHANI_ROUNDS_H
 #define SF_SHA1_SHANI_ROUNDS_H
@@ -158,6 +162,91 @@ sha1_shani_message (__m128i bytes)
 #define SHA1_SHANI_STEP_17 SHA1_SHANI_SCHEDULE_FOUR_ROUNDS (3, m1, m2, m3, m0)
 #define SHA1_SHANI_STEP_18 SHA1_SHANI_SCHEDULE_FOUR_ROUNDS (3, m2, m3, m0, m1)
 #define SHA1_SHANI_STEP_19 SHA1_SHANI_SCHEDULE_FOUR_ROUNDS (3, m3, m0, m1, m2)
+
+/* The sixty-four bytes at P, one SHA-1 block, into M0..M3.  A stitched
+ * CFB kernel loads the whole block before it stores any ciphertext,
+ * so that it may work in place.  */
+#define SHA1_SHANI_LOAD_BLOCK(p)                                        \
+  do                                                                    \
+    {                                                                   \
+      m0 = sha1_shani_message (_mm_loadu_si128 ((const __m128i *)(p))); \
+      m1 = sha1_shani_message                                           \
+             (_mm_loadu_si128 ((const __m128i *)((p) + 16)));           \
+      m2 = sha1_shani_message                                           \
+             (_mm_loadu_si128 ((const __m128i *)((p) + 32)));           \
+      m3 = sha1_shani_message                                           \
+             (_mm_loadu_si128 ((const __m128i *)((p) + 48)));           \
+    }                                                                   \
+  while (0)
+
+#define SHA1_SHANI_NO_STEP ((void)0)
+
+/* The twenty steps of one SHA-1 block spread over the cipher blocks
+ * of the same sixty-four bytes, for a stitched CFB kernel.
+ * BLOCK (J, S0, ...) expands to cipher block J with the steps S0, ...
+ * placed between its rounds: four 128-bit blocks take five steps
+ * each, eight 64-bit blocks three or two (SHA1_SHANI_NO_STEP fills
+ * the third place).  */
+#define SHA1_SHANI_OVER_4_BLOCKS(block)                                 \
+  do                                                                    \
+    {                                                                   \
+      block (0, SHA1_SHANI_STEP_0, SHA1_SHANI_STEP_1, SHA1_SHANI_STEP_2, \
+             SHA1_SHANI_STEP_3, SHA1_SHANI_STEP_4);                     \
+      block (1, SHA1_SHANI_STEP_5, SHA1_SHANI_STEP_6, SHA1_SHANI_STEP_7, \
+             SHA1_SHANI_STEP_8, SHA1_SHANI_STEP_9);                     \
+      block (2, SHA1_SHANI_STEP_10, SHA1_SHANI_STEP_11,                 \
+             SHA1_SHANI_STEP_12, SHA1_SHANI_STEP_13, SHA1_SHANI_STEP_14); \
+      block (3, SHA1_SHANI_STEP_15, SHA1_SHANI_STEP_16,                 \
+             SHA1_SHANI_STEP_17, SHA1_SHANI_STEP_18, SHA1_SHANI_STEP_19); \
+    }                                                                   \
+  while (0)
+
+#define SHA1_SHANI_OVER_8_BLOCKS(block)                                 \
+  do                                                                    \
+    {                                                                   \
+      block (0, SHA1_SHANI_STEP_0, SHA1_SHANI_STEP_1, SHA1_SHANI_STEP_2); \
+      block (1, SHA1_SHANI_STEP_3, SHA1_SHANI_STEP_4, SHA1_SHANI_STEP_5); \
+      block (2, SHA1_SHANI_STEP_6, SHA1_SHANI_STEP_7, SHA1_SHANI_STEP_8); \
+      block (3, SHA1_SHANI_STEP_9, SHA1_SHANI_STEP_10,                  \
+             SHA1_SHANI_STEP_11);                                       \
+      block (4, SHA1_SHANI_STEP_12, SHA1_SHANI_STEP_13,                 \
+             SHA1_SHANI_NO_STEP);                                       \
+      block (5, SHA1_SHANI_STEP_14, SHA1_SHANI_STEP_15,                 \
+             SHA1_SHANI_NO_STEP);                                       \
+      block (6, SHA1_SHANI_STEP_16, SHA1_SHANI_STEP_17,                 \
+             SHA1_SHANI_NO_STEP);                                       \
+      block (7, SHA1_SHANI_STEP_18, SHA1_SHANI_STEP_19,                 \
+             SHA1_SHANI_NO_STEP);                                       \
+    }                                                                   \
+  while (0)
+
+/* The body of a stitched CFB encryption kernel (sfcipher.h,
+ * sf_cfb_sha1_fn_t) of a cipher with N blocks to 64 bytes (4 or 8):
+ * over the function's arguments IN, OUT, NBLOCKS and STATE, each SHA-1
+ * block loaded whole, then BLOCK (J, ...) for its N cipher blocks as
+ * SHA1_SHANI_OVER_N_BLOCKS places the steps.  The cipher's chaining
+ * value is the kernel's own, before and after.  */
+#define SHA1_SHANI_CFB_ENC_LOOP(n, block)                               \
+  do                                                                    \
+    {                                                                   \
+      SHA1_SHANI_LOAD_STATE (state);                                    \
+      for (; nblocks; nblocks -= (n), in += 64, out += 64)              \
+        {                                                               \
+          SHA1_SHANI_BEGIN_BLOCK;                                       \
+          SHA1_SHANI_LOAD_BLOCK (in);                                   \
+          SHA1_SHANI_OVER_ ## n ## _BLOCKS (block);                     \
+          SHA1_SHANI_END_BLOCK;                                         \
+        }                                                               \
+      SHA1_SHANI_STORE_STATE (state);                                   \
+    }                                                                   \
+  while (0)
+
+/* The sf_cfb_sha1_t of a cipher whose stitched kernel KERNEL
+ * encrypts: its decryption has independent blocks to keep the core
+ * busy, and gains too little from the hash beside it.  */
+#define SHA1_SHANI_CFB_ENC_ENTRY(kernel)                                \
+  { .hwf = "shani", .usable = sha1_shani_cpu_usable,                    \
+    .enc = (kernel), .dec = NULL }
 
 #endif /* x86-64 or i386 */
 #endif /*SF_SHA1_SHANI_ROUNDS_H*/
