@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "sfcipher.h"
+#include "sha1-shani-rounds.h"
 
 #define BLOWFISH_BLOCKSIZE 8
 #define BLOWFISH_ROUNDS 16
@@ -361,20 +362,29 @@ store_be32 (unsigned char *p, uint32_t v)
 
 /* Sixteen rounds unrolled without the swap: the halves alternate
  * roles, and the P entries are taken forwards to encrypt and
- * backwards to decrypt.  N is 1BLK or 4BLK.  */
-#define ROUNDS(N, l, r, P)                                              \
+ * backwards to decrypt.  N is 1BLK or 4BLK.  ROUNDS_WITH places the
+ * statements S0, S1 and S2 after rounds 4, 8 and 12 (the stitched
+ * CFB kernel puts its SHA-1 steps there).  */
+#define ROUNDS_WITH(N, l, r, P, s0, s1, s2)                             \
   do {                                                                  \
     WHITEN_ ## N (l, P (0));                                            \
     ROUND_ ## N (r, l, P (1));  ROUND_ ## N (l, r, P (2));              \
     ROUND_ ## N (r, l, P (3));  ROUND_ ## N (l, r, P (4));              \
+    s0;                                                                 \
     ROUND_ ## N (r, l, P (5));  ROUND_ ## N (l, r, P (6));              \
     ROUND_ ## N (r, l, P (7));  ROUND_ ## N (l, r, P (8));              \
+    s1;                                                                 \
     ROUND_ ## N (r, l, P (9));  ROUND_ ## N (l, r, P (10));             \
     ROUND_ ## N (r, l, P (11)); ROUND_ ## N (l, r, P (12));             \
+    s2;                                                                 \
     ROUND_ ## N (r, l, P (13)); ROUND_ ## N (l, r, P (14));             \
     ROUND_ ## N (r, l, P (15)); ROUND_ ## N (l, r, P (16));             \
     WHITEN_ ## N (r, P (17));                                           \
   } while (0)
+
+#define NOTHING ((void)0)
+#define ROUNDS(N, l, r, P)                                              \
+  ROUNDS_WITH (N, l, r, P, NOTHING, NOTHING, NOTHING)
 
 #define FORWARD(i) (i)
 #define BACKWARD(i) (BLOWFISH_ROUNDS + 1 - (i))
@@ -628,6 +638,56 @@ blowfish_cfb_enc (const void *context, unsigned char *iv,
 }
 
 
+
+#if defined(__x86_64__) || defined(__i386__)
+/*
+ * CFB encryption stitched with SHA-1 (sfcipher.h, sf_cfb_sha1_t).
+ * CFB encryption is one chain of dependent rounds of S-box loads and
+ * integer steps, with most of the core idle; SHA-1 on the SHA
+ * instructions is another chain, in the vector units.  Here the
+ * twenty SHA steps of each 64 bytes of plaintext go between the
+ * rounds of the eight CFB blocks of the same bytes, so that both
+ * chains are in flight together instead of one after the other.
+ */
+
+/* CFB block J of the 64 bytes at IN to OUT, the chaining value in L,
+ * R, with the SHA steps S0, S1 and S2 between its rounds.  */
+#define CFB_ENC_BLOCK_SHA1_(j, s0, s1, s2)                              \
+  do                                                                    \
+    {                                                                   \
+      uint32_t c0_, c1_;                                                \
+                                                                        \
+      ROUNDS_WITH (1BLK, l, r, FORWARD, s0, s1, s2);                    \
+      c0_ = r ^ load_be32 (in + 8 * (j));                               \
+      c1_ = l ^ load_be32 (in + 8 * (j) + 4);                           \
+      store_be32 (out + 8 * (j), c0_);                                  \
+      store_be32 (out + 8 * (j) + 4, c1_);                              \
+      l = c0_;                                                          \
+      r = c1_;                                                          \
+    }                                                                   \
+  while (0)
+
+__attribute__ ((target (SHA1_SHANI_ISA))) static void
+blowfish_cfb_enc_sha1 (const void *context, unsigned char *iv,
+                       unsigned char *out, const unsigned char *in,
+                       size_t nblocks, uint32_t state[5])
+{
+  const blowfish_ctx_t *c = context;
+  uint32_t l = load_be32 (iv), r = load_be32 (iv + 4);
+  SHA1_SHANI_VARIABLES;
+
+  SHA1_SHANI_CFB_ENC_LOOP (8, CFB_ENC_BLOCK_SHA1_);
+  store_be32 (iv, l);
+  store_be32 (iv + 4, r);
+}
+
+static const sf_cfb_sha1_t blowfish_cfb_sha1 =
+  SHA1_SHANI_CFB_ENC_ENTRY (blowfish_cfb_enc_sha1);
+# define BLOWFISH_CFB_SHA1 (&blowfish_cfb_sha1)
+#else
+# define BLOWFISH_CFB_SHA1 NULL
+#endif /* x86-64 or i386 */
+
 static void
 blowfish_cfb_dec (const void *context, unsigned char *iv,
                   unsigned char *out, const unsigned char *in,
@@ -751,6 +811,7 @@ static const sf_cipher_spec_t sf_spec_blowfish_ref =
     .cfb_dec = blowfish_cfb_dec,
     .ofb = blowfish_ofb,
     .ctr = blowfish_ctr,
+    .cfb_sha1 = BLOWFISH_CFB_SHA1,
     .kats = blowfish_kats,
     .n_kats = sizeof blowfish_kats / sizeof blowfish_kats[0],
     /* Its S-boxes depend on the key and are indexed by the data.  */

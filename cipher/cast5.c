@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "sfcipher.h"
+#include "sha1-shani-rounds.h"
 
 #define CAST5_BLOCKSIZE 8
 
@@ -778,22 +779,39 @@ cast5_f3 (uint32_t d, uint32_t km, unsigned int kr)
 
 /* Encryption: rounds 1..16 (1..12 for short keys) with the types
  * 1, 2, 3 repeating.  An even number of rounds leaves L in L and R
- * in R; the ciphertext is R || L.  */
-#define CAST5_ENCRYPT_ROUNDS(round, l, r)       \
+ * in R; the ciphertext is R || L.  The rounds come in groups of four
+ * so that the stitched CFB kernel can place other work between
+ * them.  */
+#define CAST5_ENCRYPT_ROUNDS_1_4(round, l, r)   \
   do                                            \
     {                                           \
       round (cast5_f1, 0, l, r);                \
       round (cast5_f2, 1, r, l);                \
       round (cast5_f3, 2, l, r);                \
       round (cast5_f1, 3, r, l);                \
+    }                                           \
+  while (0)
+#define CAST5_ENCRYPT_ROUNDS_5_8(round, l, r)   \
+  do                                            \
+    {                                           \
       round (cast5_f2, 4, l, r);                \
       round (cast5_f3, 5, r, l);                \
       round (cast5_f1, 6, l, r);                \
       round (cast5_f2, 7, r, l);                \
+    }                                           \
+  while (0)
+#define CAST5_ENCRYPT_ROUNDS_9_12(round, l, r)  \
+  do                                            \
+    {                                           \
       round (cast5_f3, 8, l, r);                \
       round (cast5_f1, 9, r, l);                \
       round (cast5_f2, 10, l, r);               \
       round (cast5_f3, 11, r, l);               \
+    }                                           \
+  while (0)
+#define CAST5_ENCRYPT_ROUNDS_13_16(round, l, r) \
+  do                                            \
+    {                                           \
       if (ctx->rounds > 12)                     \
         {                                       \
           round (cast5_f1, 12, l, r);           \
@@ -801,6 +819,15 @@ cast5_f3 (uint32_t d, uint32_t km, unsigned int kr)
           round (cast5_f3, 14, l, r);           \
           round (cast5_f1, 15, r, l);           \
         }                                       \
+    }                                           \
+  while (0)
+#define CAST5_ENCRYPT_ROUNDS(round, l, r)       \
+  do                                            \
+    {                                           \
+      CAST5_ENCRYPT_ROUNDS_1_4 (round, l, r);   \
+      CAST5_ENCRYPT_ROUNDS_5_8 (round, l, r);   \
+      CAST5_ENCRYPT_ROUNDS_9_12 (round, l, r);  \
+      CAST5_ENCRYPT_ROUNDS_13_16 (round, l, r); \
     }                                           \
   while (0)
 
@@ -1087,6 +1114,63 @@ cast5_cfb_enc (const void *context, unsigned char *iv, unsigned char *out,
   store_be32 (iv + 4, w1);
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+
+/*
+ * CFB encryption stitched with SHA-1 (sfcipher.h, sf_cfb_sha1_t).
+ * CFB encryption is one chain of dependent rounds, each about a dozen
+ * cycles of integer work and S-box loads with most of the core idle;
+ * SHA-1 on the SHA instructions is another chain, in the vector
+ * units.  Run in series they add up; here the twenty SHA steps of
+ * each 64 bytes of plaintext go between the rounds of the eight CFB
+ * blocks of the same bytes, so that both chains are in flight
+ * together.
+ */
+
+/* CFB block J of the 64 bytes at IN to OUT, the chaining value in L,
+ * R, with the SHA steps S0, S1 and S2 after rounds 4, 8 and 12.  */
+#define CAST5_CFB_ENC_BLOCK_SHA1_(j, s0, s1, s2)                        \
+  do                                                                    \
+    {                                                                   \
+      uint32_t c0_, c1_;                                                \
+                                                                        \
+      CAST5_ENCRYPT_ROUNDS_1_4 (CAST5_ROUND_1BLK, l, r);                \
+      s0;                                                               \
+      CAST5_ENCRYPT_ROUNDS_5_8 (CAST5_ROUND_1BLK, l, r);                \
+      s1;                                                               \
+      CAST5_ENCRYPT_ROUNDS_9_12 (CAST5_ROUND_1BLK, l, r);               \
+      s2;                                                               \
+      CAST5_ENCRYPT_ROUNDS_13_16 (CAST5_ROUND_1BLK, l, r);              \
+      c0_ = r ^ load_be32 (in + 8 * (j));                               \
+      c1_ = l ^ load_be32 (in + 8 * (j) + 4);                           \
+      store_be32 (out + 8 * (j), c0_);                                  \
+      store_be32 (out + 8 * (j) + 4, c1_);                              \
+      l = c0_;                                                          \
+      r = c1_;                                                          \
+    }                                                                   \
+  while (0)
+
+__attribute__ ((target (SHA1_SHANI_ISA))) static void
+cast5_cfb_enc_sha1 (const void *context, unsigned char *iv,
+                    unsigned char *out, const unsigned char *in,
+                    size_t nblocks, uint32_t state[5])
+{
+  const cast5_context_t *ctx = context;
+  uint32_t l = load_be32 (iv), r = load_be32 (iv + 4);
+  SHA1_SHANI_VARIABLES;
+
+  SHA1_SHANI_CFB_ENC_LOOP (8, CAST5_CFB_ENC_BLOCK_SHA1_);
+  store_be32 (iv, l);
+  store_be32 (iv + 4, r);
+}
+
+static const sf_cfb_sha1_t cast5_cfb_sha1 =
+  SHA1_SHANI_CFB_ENC_ENTRY (cast5_cfb_enc_sha1);
+# define CAST5_CFB_SHA1 (&cast5_cfb_sha1)
+#else
+# define CAST5_CFB_SHA1 NULL
+#endif /* x86-64 or i386 */
+
 /* The register of block J is ciphertext block J - 1: the chaining
  * value for the first, the ciphertext before it for the others.  */
 static void
@@ -1231,6 +1315,7 @@ static const sf_cipher_spec_t sf_spec_cast5_ref =
     .cfb_dec = cast5_cfb_dec,
     .ofb = cast5_ofb,
     .ctr = cast5_ctr,
+    .cfb_sha1 = CAST5_CFB_SHA1,
     .kats = cast5_kats,
     .n_kats = sizeof cast5_kats / sizeof cast5_kats[0],
     /* The S-boxes are indexed by key and data bytes.  */

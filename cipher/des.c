@@ -58,6 +58,7 @@
 #include <string.h>
 
 #include "sfcipher.h"
+#include "sha1-shani-rounds.h"
 
 #define TDES_BLOCKSIZE 8
 #define TDES_KEYLEN 24
@@ -477,31 +478,53 @@ final_perm (uint32_t *pl, uint32_t *pr)
   while (0)
 
 /* The 48 rounds of a triple encryption (KS = enc_keys) or decryption
- * (KS = dec_keys) on one block in the permuted domain.  On return
- * *PL, *PR hold the two halves in the order IP^-1 takes them.  */
+ * (KS = dec_keys) on one block L, R in the permuted domain, with the
+ * statements S0, S1 and S2 after the three passes (the stitched CFB
+ * kernel puts its SHA-1 steps there).  L and R end in the order
+ * IP^-1 takes them.  */
+#define TDES_ROUNDS_WITH(ks, l, r, s0, s1, s2)                          \
+  do                                                                    \
+    {                                                                   \
+      TDES_PASS_ (ks, l, r);                                            \
+      s0;                                                               \
+      TDES_PASS_ ((ks) + 32, l, r);                                     \
+      s1;                                                               \
+      TDES_PASS_ ((ks) + 64, l, r);                                     \
+      s2;                                                               \
+    }                                                                   \
+  while (0)
+
+/* One DES pass of TDES_ROUNDS_WITH with the round keys at PK.  */
+#define TDES_PASS_(pk, l, r)                                            \
+  do                                                                    \
+    {                                                                   \
+      const uint32_t *k_ = (pk);                                        \
+      uint32_t u_ = (r) ^ k_[0], v_ = ror32 ((r), 4) ^ k_[1];           \
+      int i_;                                                           \
+                                                                        \
+      for (i_ = 0; i_ < 28; i_ += 4)                                    \
+        {                                                               \
+          DES_ROUND_CHAINED (l, u_, v_, k_ + i_ + 2);                   \
+          DES_ROUND_CHAINED (r, u_, v_, k_ + i_ + 4);                   \
+        }                                                               \
+      DES_ROUND_CHAINED (l, u_, v_, k_ + 30);                           \
+      /* The pass's last round: the next pass starts from L as it       \
+       * stands, so nothing is chained.  */                             \
+      (r) ^= SP_U (u_) ^ SP_V (v_);                                     \
+      /* The last DES round does not exchange the halves; the next      \
+       * pass (or IP^-1) takes them exchanged.  */                      \
+      SWAP_HALVES (l, r);                                               \
+    }                                                                   \
+  while (0)
+
+#define NOTHING ((void)0)
+
 static inline __attribute__ ((always_inline)) void
 tdes_rounds (const uint32_t *ks, uint32_t *pl, uint32_t *pr)
 {
-  uint32_t l = *pl, r = *pr, u, v;
-  int pass, i;
+  uint32_t l = *pl, r = *pr;
 
-  for (pass = 0; pass < 3; pass++, ks += 32)
-    {
-      u = r ^ ks[0];
-      v = ror32 (r, 4) ^ ks[1];
-      for (i = 0; i < 28; i += 4)
-        {
-          DES_ROUND_CHAINED (l, u, v, ks + i + 2);
-          DES_ROUND_CHAINED (r, u, v, ks + i + 4);
-        }
-      DES_ROUND_CHAINED (l, u, v, ks + 30);
-      /* The pass's last round: the next pass starts from L as it
-       * stands, so nothing is chained.  */
-      r ^= SP_U (u) ^ SP_V (v);
-      /* The last DES round does not exchange the halves; the next
-       * pass (or IP^-1) takes them exchanged.  */
-      SWAP_HALVES (l, r);
-    }
+  TDES_ROUNDS_WITH (ks, l, r, NOTHING, NOTHING, NOTHING);
   *pl = l;
   *pr = r;
 }
@@ -714,6 +737,52 @@ tdes_cfb_enc (const void *context, unsigned char *iv, unsigned char *out,
   store_block (iv, l, r, 0, 0);
 }
 
+
+#if defined(__x86_64__) || defined(__i386__)
+/*
+ * CFB encryption stitched with SHA-1 (sfcipher.h, sf_cfb_sha1_t): the
+ * twenty SHA steps of each 64 bytes of plaintext go between the
+ * passes of the eight chained blocks of the same bytes, the hash on
+ * the vector units while the rounds hold the integer ones.
+ */
+
+/* CFB block J of the 64 bytes at IN to OUT, the feedback in L, R (in
+ * the permuted domain), with the SHA steps S0, S1 and S2 after its
+ * three passes.  */
+#define CFB_ENC_BLOCK_SHA1_(j, s0, s1, s2)                              \
+  do                                                                    \
+    {                                                                   \
+      uint32_t pl_, pr_;                                                \
+                                                                        \
+      load_block (in + 8 * (j), &pl_, &pr_);                            \
+      TDES_ROUNDS_WITH (ctx->enc_keys, l, r, s0, s1, s2);               \
+      l ^= pl_;                                                         \
+      r ^= pr_;                                                         \
+      store_block (out + 8 * (j), l, r, 0, 0);                          \
+    }                                                                   \
+  while (0)
+
+__attribute__ ((target (SHA1_SHANI_ISA))) static void
+tdes_cfb_enc_sha1 (const void *context, unsigned char *iv,
+                   unsigned char *out, const unsigned char *in,
+                   size_t nblocks, uint32_t state[5])
+{
+  const tdes_context_t *ctx = context;
+  uint32_t l, r;
+  SHA1_SHANI_VARIABLES;
+
+  load_block (iv, &l, &r);
+  SHA1_SHANI_CFB_ENC_LOOP (8, CFB_ENC_BLOCK_SHA1_);
+  store_block (iv, l, r, 0, 0);
+}
+
+static const sf_cfb_sha1_t tdes_cfb_sha1 =
+  SHA1_SHANI_CFB_ENC_ENTRY (tdes_cfb_enc_sha1);
+# define TDES_CFB_SHA1 (&tdes_cfb_sha1)
+#else
+# define TDES_CFB_SHA1 NULL
+#endif /* x86-64 or i386 */
+
 /* CFB decryption: every block's cipher input is known, so three run
  * at a time.  */
 static void
@@ -873,6 +942,7 @@ static const sf_cipher_spec_t sf_spec_3des_ref =
     .cbc_dec = tdes_cbc_dec,
     .cfb_enc = tdes_cfb_enc,
     .cfb_dec = tdes_cfb_dec,
+    .cfb_sha1 = TDES_CFB_SHA1,
     .ofb = tdes_ofb,
     .ctr = tdes_ctr,
     .kats = tdes_kats,

@@ -12,10 +12,11 @@
  * cipher stream or none (as in OpenPGP), must give the bytes of
  * sf_cipher_encrypt (decrypt) and the digest of libgcrypt's SHA-1,
  * and leave the cipher where sf_cipher_encrypt leaves it.  The aesni
- * implementations must run their stitched kernels exactly when the
- * processor has the SHA extensions and SFENC_DISABLE_HWF does not
- * turn them (or AES-NI) off, so a run that silently took the generic
- * path everywhere fails.
+ * implementations and the ref CAST5, 3DES, Blowfish and Twofish must run
+ * their stitched kernels exactly when the processor has the SHA
+ * extensions and SFENC_DISABLE_HWF does not turn them (or AES-NI)
+ * off, so a run that silently took the generic path everywhere
+ * fails.
  *
  * The table: the model entry is accepted and each deliberate flaw in
  * it (ciphertext, plaintext, hash state, chaining value) is refused
@@ -241,8 +242,28 @@ check_abi_versions (void)
  * The paths.
  */
 
-/* The aesni specs take the stitched path exactly when the SHA and AES
- * instructions are there and not disabled.  */
+/* The implementations that carry a stitched entry on this processor
+ * family: AES-NI, and the one-block CFB chains of CAST5, 3DES,
+ * Blowfish and Twofish.  */
+static int
+has_stitched_entry (const sf_cipher_spec_t *spec)
+{
+#if defined(__x86_64__) || defined(__i386__)
+  return (!strcmp (spec->impl, "aesni")
+          || (!strcmp (spec->impl, "ref")
+              && (!strcmp (spec->name, "CAST5")
+                  || !strcmp (spec->name, "3DES")
+                  || !strcmp (spec->name, "BLOWFISH")
+                  || !strcmp (spec->name, "TWOFISH"))));
+#else
+  (void)spec;
+  return 0;
+#endif
+}
+
+/* Those implementations take the stitched path exactly when the SHA
+ * instructions (and what the spec itself needs) are there and not
+ * disabled.  */
 static void
 check_stitched_where_expected (void)
 {
@@ -254,16 +275,16 @@ check_stitched_where_expected (void)
       const sf_cipher_spec_t *spec = e->spec;
       int expected;
 
-      if (strcmp (spec->impl, "aesni"))
+      if (!has_stitched_entry (spec))
         continue;
       expected = sf_spec_usable (spec) && sf_sha1_shani_usable ()
                  && !sf_hwf_disabled ("shani");
       check ((sf_spec_cfb_sha1 (spec) != NULL) == expected,
-             "%s (aesni): stitched entry %s", spec->name,
+             "%s (%s): stitched entry %s", spec->name, spec->impl,
              expected ? "missing" : "used although disabled");
       n += expected;
     }
-  printf ("%s: %zu aesni specs stitched with SHA-NI\n", test_name, n);
+  printf ("%s: %zu specs stitched with SHA-NI\n", test_name, n);
 }
 
 /* The length of the next piece when LEFT bytes remain: now and then
