@@ -136,7 +136,7 @@ struct bzip2_reader
   source_fn_t source;
   void *source_ctx;
   int input_eof;
-  int done;
+  int done;                     /* The stream ended; bs is released.  */
   unsigned char inbuf[CHUNK_SIZE];
 };
 
@@ -218,6 +218,9 @@ bzip2_reader_read (void *ctx, unsigned char *buf, size_t size,
       rc = BZ2_bzDecompress (&br->bs);
       if (rc == BZ_STREAM_END)
         {
+          /* The block arrays (3.6 MiB at level 9) go now, not when
+           * the message ends: a layer nested inside still runs.  */
+          BZ2_bzDecompressEnd (&br->bs);
           br->done = 1;
           break;
         }
@@ -238,7 +241,8 @@ bzip2_reader_release (bzip2_reader_t *br)
 {
   if (!br)
     return;
-  BZ2_bzDecompressEnd (&br->bs);
+  if (!br->done)
+    BZ2_bzDecompressEnd (&br->bs);
   free (br);
 }
 

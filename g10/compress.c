@@ -206,7 +206,7 @@ struct inflate_source
   source_fn_t source;
   void *source_ctx;
   int input_eof;
-  int done;
+  int done;                     /* The stream ended; zs is released.  */
   unsigned char inbuf[CHUNK_SIZE];
 };
 
@@ -279,6 +279,9 @@ inflate_source_read (void *ctx, unsigned char *buf, size_t size,
       zrc = inflate (&is->zs, Z_NO_FLUSH);
       if (zrc == Z_STREAM_END)
         {
+          /* As for BZIP2: free the window while the rest of the
+           * message, perhaps a layer nested inside, still runs.  */
+          inflateEnd (&is->zs);
           is->done = 1;
           break;
         }
@@ -302,7 +305,7 @@ inflate_source_release (inflate_source_t *is)
     return;
   if (is->bzip2)
     bzip2_reader_release (is->bzip2);
-  else
+  else if (!is->done)
     inflateEnd (&is->zs);
   free (is);
 }

@@ -220,6 +220,36 @@ set_byte () {
   [ "$(cat "$T/rss")" -lt 16384 ]
 }
 
+@test "sfenc-bzip2: 30 nested layers of full blocks hold only a few layers' blocks at once" {
+  if [ -n "${SFENC_SANITIZER:-}${SFENC_MEMCHECK:-}" ]; then
+    skip "sfenc runs under a sanitizer or valgrind: its peak memory is the tool's"
+  fi
+  need_gpg
+  [ -x /usr/bin/time ] || { echo "/usr/bin/time is missing (Debian package 'time'): cannot measure peak memory" >&2; return 1; }
+  # Each layer is a BZIP2 compressed packet of the one inside, 2 MiB
+  # of random bytes at the core, so every layer decodes three full
+  # 900 kB blocks (3.6 MiB of libbz2 arrays each).  A layer whose
+  # stream has ended must give its arrays back at once: kept to the
+  # end of the message, the 30 layers took 116 MiB.
+  head -c $((2 * 1024 * 1024)) /dev/urandom > "$T/core"
+  python3 - "$T/core" > "$T/nested" <<'PY'
+import bz2, sys
+def packet(tag, body):
+    return bytes([0xc0 | tag, 255]) + len(body).to_bytes(4, "big") + body
+data = packet(11, b"b\0\0\0\0\0" + open(sys.argv[1], "rb").read())
+for _ in range(30):
+    data = packet(8, b"\3" + bz2.compress(data, 9))
+sys.stdout.buffer.write(data)
+PY
+  "${GPG[@]}" -c -z 0 --no-literal < "$T/nested" > "$T/msg"
+  /usr/bin/time -f %M -o "$T/rss" "${SF[@]}" -d -o "$T/out" "$T/msg"
+  cmp "$T/core" "$T/out"
+  /usr/bin/time -f %M -o "$T/gpg-rss" "${GPG[@]}" -d -o "$T/gpg-out" "$T/msg"
+  cmp "$T/core" "$T/gpg-out"
+  echo "peak RSS: sfenc $(cat "$T/rss") KiB, gpg $(cat "$T/gpg-rss") KiB"
+  [ "$(cat "$T/rss")" -lt $((40 * 1024)) ]
+}
+
 @test "sfenc-bzip2: BZIP2 at level 9 compresses in constant memory" {
   if [ -n "${SFENC_SANITIZER:-}${SFENC_MEMCHECK:-}" ]; then
     skip "sfenc runs under a sanitizer or valgrind: its peak memory is the tool's"
