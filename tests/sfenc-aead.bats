@@ -16,6 +16,8 @@
 #    time) included; gpg 2.2 still reads the default output;
 #  - memory stays under 32 MiB for a 1 GiB stream.
 
+load byte-edit
+
 setup_file () {
   # The Camellia module, built from its source against the tree's
   # header, as its Makefile allows without an installed sfenc.
@@ -46,18 +48,6 @@ assert_error () {
   [ "$status" -eq 2 ]
   [ "${#lines[@]}" -eq 1 ]
   [ "$output" = "$1" ]
-}
-
-# Set the byte at offset $2 of file $1 to $3 (decimal).
-set_byte () {
-  # shellcheck disable=SC2059
-  printf "$(printf '\\%03o' "$3")" |
-    dd of="$1" bs=1 seek="$2" conv=notrunc status=none
-}
-
-# The byte at offset $2 of file $1, in decimal.
-get_byte () {
-  od -An -tu1 -j "$2" -N1 "$1" | tr -d ' '
 }
 
 rnp_or_skip () {

@@ -5,6 +5,8 @@
 # is one line and exit status 2, and a stream that expands a
 # millionfold is decompressed in constant memory.
 
+load byte-edit
+
 setup () {
   SFENC=${SFENC:-$BATS_TEST_DIRNAME/../g10/sfenc}
   T=$BATS_TEST_TMPDIR
@@ -160,11 +162,6 @@ gpg_compress_algo () {
   done
 }
 
-# Set the byte at offset $2 of file $1 to $3 (decimal).
-set_byte () {
-  # shellcheck disable=SC2059
-  printf "\\$(printf %03o "$3")" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
-}
 
 @test "sfenc-bzip2: bad BZIP2 data in a message is one line and exit status 2" {
   local kind
@@ -181,7 +178,7 @@ set_byte () {
   cp "$T/good" "$T/magic"; set_byte "$T/magic" 2 88
   # A wrong block CRC: the data decodes, and does not match it.
   cp "$T/good" "$T/data"
-  set_byte "$T/data" 12 $(( $(od -An -tu1 -j12 -N1 "$T/good") ^ 1 ))
+  flip_byte "$T/data" 12 1
   head -c 1900 "$T/good" > "$T/truncated"
   for kind in good magic data truncated; do
     "${GPG[@]}" -c -z 0 --no-literal < "$T/$kind" > "$T/$kind.msg" 2> /dev/null

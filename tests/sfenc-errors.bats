@@ -4,6 +4,8 @@
 # overwritten without --yes and never left holding unauthenticated
 # plaintext.
 
+load byte-edit
+
 setup () {
   SFENC=${SFENC:-$BATS_TEST_DIRNAME/../g10/sfenc}
   T=$BATS_TEST_TMPDIR
@@ -35,21 +37,6 @@ assert_error () {
   [ "$output" = "$1" ]
 }
 
-# XOR the byte at offset $2 of file $1 with $3 (decimal).
-flip_byte () {
-  local v
-  v=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
-  # shellcheck disable=SC2059
-  printf "\\$(printf %03o $((v ^ $3)))" |
-    dd of="$1" bs=1 seek="$2" conv=notrunc status=none
-}
-
-# Set the byte at offset $2 of file $1 to $3 (decimal).
-set_byte () {
-  # shellcheck disable=SC2059
-  printf "\\$(printf %03o "$3")" |
-    dd of="$1" bs=1 seek="$2" conv=notrunc status=none
-}
 
 
 # Stop the gpg-agent a test may have started in its throw-away home.

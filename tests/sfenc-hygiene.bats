@@ -4,6 +4,8 @@
 # the passphrase rules gpg has (no empty passphrase for -c, a CR before
 # the line end kept, long passphrases).
 
+load byte-edit
+
 setup () {
   SFENC=${SFENC:-$BATS_TEST_DIRNAME/../g10/sfenc}
   T=$BATS_TEST_TMPDIR
@@ -128,7 +130,7 @@ stop_writer () {
   # A modified message decrypted with --ignore-mdc-error warns on
   # stderr; stderr closed, that warning must not land in the output.
   cp "$T/msg" "$T/bad"
-  printf 'X' | dd of="$T/bad" bs=1 seek=200000 conv=notrunc status=none
+  flip_byte "$T/bad" 200000 1
   "${SF[@]}" -d --ignore-mdc-error -o "$T/out/file" < "$T/bad" 2>&-
   [ "$(stat -c %s "$T/out/file")" -eq 3000000 ]
   run grep -c "sfenc:" "$T/out/file"

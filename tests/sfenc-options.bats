@@ -3,6 +3,8 @@
 # passphrase sources, output naming and the option syntax gpg users
 # expect.
 
+load byte-edit
+
 setup () {
   SFENC=${SFENC:-$BATS_TEST_DIRNAME/../g10/sfenc}
   T=$BATS_TEST_TMPDIR
@@ -153,9 +155,7 @@ setup () {
   local size
   size=$(stat -c %s "$T/msg")
   # Flip one bit of the MDC packet only.
-  v=$(od -An -tu1 -j $((size - 1)) -N1 "$T/msg" | tr -d ' ')
-  # shellcheck disable=SC2059
-  printf "\\$(printf %03o $((v ^ 1)))" | dd of="$T/msg" bs=1 seek=$((size - 1)) conv=notrunc status=none
+  flip_byte "$T/msg" $((size - 1)) 1
   run "${SF[@]}" -d -o "$T/out" "$T/msg"
   [ "$status" -eq 2 ]
   "${SF[@]}" -d --ignore-mdc-error -o "$T/out2" "$T/msg" 2> "$T/err"

@@ -5,6 +5,8 @@
 # paths.  A dump taken while the key is in use must hold it: that
 # shows the search would find a key that was left behind.
 
+load byte-edit
+
 setup () {
   SFENC=${SFENC:-$BATS_TEST_DIRNAME/../g10/sfenc}
   T=$BATS_TEST_TMPDIR
@@ -80,7 +82,7 @@ assert_no_secrets () {
 
 @test "sfenc-secrets: nothing left after a bad MDC" {
   cp "$T/msg" "$T/bad"
-  printf 'X' | dd of="$T/bad" bs=1 seek=50000 conv=notrunc status=none
+  flip_byte "$T/bad" 50000 1
   core_at_exit "${SF[@]}" -d -o "$T/out" "$T/bad"
   [ ! -e "$T/out" ]
   assert_no_secrets "$T/bad" "$T/pass"

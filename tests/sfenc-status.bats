@@ -7,6 +7,8 @@
 # arguments that must agree.  The differences sfenc(1) documents under
 # STATUS are checked as differences, so that they stay true.
 
+load byte-edit
+
 setup () {
   SFENC=${SFENC:-$BATS_TEST_DIRNAME/../g10/sfenc}
   T=$BATS_TEST_TMPDIR
@@ -121,7 +123,7 @@ keywords_are () {
   size=$(stat -c %s "$T/msg.gpg")
   # A byte of the literal data, just before the 22 bytes of the MDC
   # packet.
-  printf '\x5a' | dd of="$T/msg.gpg" bs=1 seek=$((size - 30)) conv=notrunc 2> /dev/null
+  flip_byte "$T/msg.gpg" $((size - 30)) 1
   both -o - -d "$T/msg.gpg"
   [ "$sfenc_status" -eq 2 ] && [ "$gpg_status" -eq 2 ]
   keywords_are NEED_PASSPHRASE_SYM BEGIN_DECRYPTION DECRYPTION_INFO \
@@ -160,7 +162,7 @@ keywords_are () {
   # A modified chunk, and a message cut short.
   size=$(stat -c %s "$T/msg.gpg")
   cp "$T/msg.gpg" "$T/bad.gpg"
-  printf '\x5a' | dd of="$T/bad.gpg" bs=1 seek=$((size - 40)) conv=notrunc 2> /dev/null
+  flip_byte "$T/bad.gpg" $((size - 40)) 1
   head -c $((size - 100)) "$T/msg.gpg" > "$T/cut.gpg"
   for m in bad cut; do
     run "${SF[@]}" -o /dev/null -d "$T/$m.gpg" 3> "$T/st"

@@ -6,6 +6,8 @@
 # the default thread count.  That the compressed stream is the same
 # for every thread count is checked inside, by tests/t-deflate.c.
 
+load byte-edit
+
 setup () {
   SFENC=${SFENC:-$BATS_TEST_DIRNAME/../g10/sfenc}
   T=$BATS_TEST_TMPDIR
@@ -78,7 +80,7 @@ assert_error () {
     size=$(stat -c %s "$T/msg")
     head -c $((size / 2)) "$T/msg" > "$T/truncated"
     cp "$T/msg" "$T/tampered"
-    printf '\001' | dd of="$T/tampered" bs=1 seek=$((size / 3)) conv=notrunc status=none
+    flip_byte "$T/tampered" $((size / 3)) 1
     for bad in truncated tampered; do
       run "${SF[@]}" -d --threads 1 -o "$T/out" "$T/$bad"
       assert_error "decryption failed: "
