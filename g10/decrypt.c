@@ -48,6 +48,7 @@
 #include "extension.h"
 #include "mdc.h"
 #include "progress.h"
+#include "special-filename.h"
 #include "status.h"
 #include "skesk.h"
 #include "seipd2.h"
@@ -78,7 +79,7 @@ typedef struct decrypt_source
   size_t taillen;
   int eof;
   int failed;           /* The error came from this stage or below.  */
-  int to_stdout;
+  int in_place;         /* The output cannot be taken back.  */
 } decrypt_source_t;
 
 
@@ -119,7 +120,7 @@ check_mdc (decrypt_source_t *ds)
   ds->failed = 1;
   return fail (gpg_error (GPG_ERR_BAD_SIGNATURE), WHAT,
                "bad MDC: the message was modified%s",
-               ds->to_stdout
+               ds->in_place
                ? "; do not trust the plaintext already written"
                : "; no output written");
 }
@@ -549,7 +550,7 @@ decrypt_cfb (packet_body_t *body, int tag, const skesk_t *sk,
   memset (&ds, 0, sizeof ds);
   memset (&plain, 0, sizeof plain);
   ds.body = body;
-  ds.to_stdout = outfile_is_stdout (out);
+  ds.in_place = outfile_is_in_place (out);
   err = open_cipher (sk, tag, pass, &ds.cipher);
   if (!err)
     err = check_prefix (&ds, tag);
@@ -704,14 +705,20 @@ typedef struct input
 } input_t;
 
 
-/* Open INFILE, or stdin when it is NULL or "-".  */
+/* Open INFILE, or stdin when it is NULL or "-", or the descriptor a
+ * special file name names.  */
 static gpg_error_t
 input_open (input_t *in, const char *infile)
 {
   memset (in, 0, sizeof *in);
   in->fd.fd = 0;
   in->fd.name = "stdin";
-  if (infile && strcmp (infile, "-"))
+  if (special_filename_fd (infile) >= 0)
+    {
+      in->fd.fd = special_filename_fd (infile);
+      in->fd.name = infile;
+    }
+  else if (!is_stream_name (infile))
     {
       in->fd.name = infile;
       in->fd.fd = open (infile, O_RDONLY);
@@ -851,8 +858,15 @@ decrypt_to_output (reader_t *r, const packet_header_t *hdr,
 
   memset (&out, 0, sizeof out);
   err = *pass ? 0 : passphrase_get (pass, 0);
-  if (!err)
-    err = outfile_open (&out, opt.output);
+  if (err)
+    {
+      /* As gpg reports a passphrase not given: a decryption that
+       * started and failed, which is what a client waits for.  */
+      status_begin_decryption ();
+      status_end_decryption (err, 0);
+      return err;
+    }
+  err = outfile_open (&out, opt.output);
   if (err)
     return err;
   err = decrypt_packet (r, hdr, sk, *pass, &out);

@@ -44,6 +44,7 @@
 #include "argon2.h"
 #include "plaintext.h"
 #include "progress.h"
+#include "special-filename.h"
 #include "status.h"
 #include "skesk.h"
 #include "seipd2.h"
@@ -419,14 +420,14 @@ encrypt_stream (fd_stream_t *in, const char *litname, sink_fn_t sink,
 
 
 /* The output file of INFILE: -o, or as gpg FILE.gpg (FILE.asc when
- * armored); NULL for stdout.  */
+ * armored); NULL for stdout, also when INFILE is a stream.  */
 static gpg_error_t
 output_name (const char *infile, char **r_name)
 {
   *r_name = NULL;
   if (opt.output)
     *r_name = strdup (opt.output);
-  else if (infile && strcmp (infile, "-"))
+  else if (!is_stream_name (infile))
     {
       *r_name = malloc (strlen (infile) + 5);
       if (*r_name)
@@ -435,7 +436,7 @@ output_name (const char *infile, char **r_name)
           strcat (*r_name, opt.armor ? ".asc" : ".gpg");
         }
     }
-  if ((opt.output || (infile && strcmp (infile, "-"))) && !*r_name)
+  if ((opt.output || !is_stream_name (infile)) && !*r_name)
     return fail (gpg_error_from_syserror (), "out of core", NULL);
   return 0;
 }
@@ -460,7 +461,12 @@ encrypt_file (const char *infile)
   memset (&skesk, 0, sizeof skesk);
   in.fd = 0;
   in.name = "stdin";
-  if (infile && strcmp (infile, "-"))
+  if (special_filename_fd (infile) >= 0)
+    {
+      in.fd = special_filename_fd (infile);
+      in.name = infile;
+    }
+  else if (!is_stream_name (infile))
     {
       const char *slash = strrchr (infile, '/');
 

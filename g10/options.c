@@ -23,9 +23,11 @@
 #include "error.h"
 #include "packet.h"
 #include "pdeflate.h"
+#include "command-fd.h"
 #include "progress.h"
 #include "s2k.h"
 #include "seipd2.h"
+#include "special-filename.h"
 #include "status.h"
 
 /* gpg's default S2K iteration count (the largest coded one).  */
@@ -74,12 +76,18 @@ enum opt_id
     O_SET_FILENAME,
     O_S2K_CIPHER_ALGO,
     O_LOGGER_FD,
-    O_NO_TTY,
-    O_NO_OPTIONS,
-    O_HOMEDIR,
-    O_NO_GREETING,
-    O_NO_SECMEM_WARNING,
-    O_FORCE_MDC,
+    O_LIST_CONFIG,
+    O_KEYS_PUBLIC,              /* A command that needs a public key.  */
+    O_KEYS_SECRET,              /* ... a secret key.  */
+    O_KEYS_KEYRING,             /* ... a keyring.  */
+    O_RECIPIENT,
+    O_SIGNER,
+    O_COMMAND_FD,
+    O_ENABLE_SPECIAL_FILENAMES,
+    O_EXIT_ON_STATUS_WRITE_ERROR,
+    O_NO_VERBOSE,
+    O_GPG_NOOP,                 /* A gpg option that changes nothing.  */
+    O_GPG_NOOP_ARG,             /* ... with an argument.  */
     O_THREADS,
     O_ARMOR,
     O_OUTPUT,
@@ -129,17 +137,71 @@ static const struct option_def options[] =
     { O_DECRYPT, 'd', "decrypt", NULL, "decrypt (the default command)" },
     { O_LIST_CIPHERS, 0, "list-ciphers", NULL,
       "list the cipher implementations and exit" },
+    { O_LIST_CONFIG, 0, "list-config", NULL,
+      "list the configuration as gpg does (the \"cfg:\" lines)" },
+
+    { 0, 0, NULL, NULL, "Commands that need keys, refused as gpg refuses"
+      " them without keys" },
+    { O_KEYS_PUBLIC, 'e', "encrypt", NULL, "encrypt to a public key" },
+    { O_KEYS_SECRET, 's', "sign", NULL, "make a signature" },
+    { O_KEYS_SECRET, 0, "clear-sign", NULL, "make a clear text signature" },
+    { O_KEYS_SECRET, 0, "clearsign", NULL, "the same as --clear-sign" },
+    { O_KEYS_SECRET, 'b', "detach-sign", NULL, "make a detached signature" },
+    { O_KEYS_KEYRING, 0, "verify", NULL, "verify a signature" },
+    { O_KEYS_KEYRING, 'k', "list-keys", NULL, "list keys" },
+    { O_KEYS_KEYRING, 0, "list-public-keys", NULL, "list keys" },
+    { O_KEYS_KEYRING, 'K', "list-secret-keys", NULL, "list secret keys" },
+    { O_KEYS_KEYRING, 0, "list-sigs", NULL, "list keys and signatures" },
+    { O_KEYS_KEYRING, 0, "check-sigs", NULL,
+      "list and check key signatures" },
+    { O_KEYS_KEYRING, 0, "fingerprint", NULL, "list keys and fingerprints" },
+    { O_KEYS_KEYRING, 0, "locate-keys", NULL, "locate keys" },
+    { O_KEYS_KEYRING, 0, "import", NULL, "import keys" },
+    { O_KEYS_KEYRING, 0, "export", NULL, "export keys" },
+    { O_KEYS_KEYRING, 0, "export-secret-keys", NULL, "export secret keys" },
+    { O_KEYS_KEYRING, 0, "recv-keys", NULL, "import keys from a key server" },
+    { O_KEYS_KEYRING, 0, "send-keys", NULL, "send keys to a key server" },
+    { O_KEYS_KEYRING, 0, "search-keys", NULL, "search a key server" },
+    { O_KEYS_KEYRING, 0, "refresh-keys", NULL,
+      "update keys from a key server" },
+    { O_KEYS_KEYRING, 0, "delete-keys", NULL, "delete keys" },
+    { O_KEYS_KEYRING, 0, "delete-secret-keys", NULL, "delete secret keys" },
+    { O_KEYS_KEYRING, 0, "delete-secret-and-public-keys", NULL,
+      "delete keys and their secret keys" },
+    { O_KEYS_KEYRING, 0, "generate-key", NULL, "generate a key pair" },
+    { O_KEYS_KEYRING, 0, "gen-key", NULL, "the same as --generate-key" },
+    { O_KEYS_KEYRING, 0, "full-gen-key", NULL,
+      "generate a key pair, asking everything" },
+    { O_KEYS_KEYRING, 0, "quick-gen-key", NULL, "generate a key pair" },
+    { O_KEYS_KEYRING, 0, "quick-add-key", NULL, "add a subkey" },
+    { O_KEYS_KEYRING, 0, "quick-add-uid", NULL, "add a user id" },
+    { O_KEYS_KEYRING, 0, "edit-key", NULL, "edit a key" },
+    { O_KEYS_KEYRING, 0, "sign-key", NULL, "sign a key" },
+    { O_KEYS_KEYRING, 0, "gen-revoke", NULL,
+      "make a revocation certificate" },
+    { O_KEYS_KEYRING, 0, "import-ownertrust", NULL,
+      "import owner trust values" },
+    { O_KEYS_KEYRING, 0, "export-ownertrust", NULL,
+      "export owner trust values" },
+    { O_KEYS_KEYRING, 0, "card-status", NULL, "show the smartcard" },
+    { O_KEYS_KEYRING, 0, "card-edit", NULL, "edit the smartcard" },
+    { O_KEYS_KEYRING, 0, "passwd", NULL, "change a key's passphrase" },
 
     { 0, 0, NULL, NULL, "Configuration" },
     { O_VERBOSE, 'v', "verbose", NULL, "tell what is being done" },
     { O_QUIET, 'q', "quiet", NULL, "do not print warnings" },
+    { O_NO_VERBOSE, 0, "no-verbose", NULL, "forget the -v given before" },
     { O_BATCH, 0, "batch", NULL, "never ask on the terminal" },
-    { O_NO_TTY, 0, "no-tty", NULL,
+    { O_GPG_NOOP, 0, "no-tty", NULL,
       "accepted for gpg; --batch stops the prompt" },
     { O_PROGRESS, 0, "progress", NULL,
       "show how much of the input is read, on stderr" },
     { O_STATUS_FD, 0, "status-fd", "N",
       "write gpg's status lines to file descriptor N" },
+    { O_EXIT_ON_STATUS_WRITE_ERROR, 0, "exit-on-status-write-error", NULL,
+      "stop when a status line cannot be written" },
+    { O_COMMAND_FD, 0, "command-fd", "N",
+      "read the answers to gpg's questions from file descriptor N" },
     { O_ENABLE_PROGRESS_FILTER, 0, "enable-progress-filter", NULL,
       "add PROGRESS lines to the status lines" },
     { O_YES, 0, "yes", NULL, "overwrite existing output files" },
@@ -153,25 +215,36 @@ static const struct option_def options[] =
       "load the dynamic cipher module FILE" },
     { O_NO_AUTO_MODULES, 0, "no-auto-modules", NULL,
       "do not load the modules of the module directory" },
-    { O_HOMEDIR, 0, "homedir", "DIR",
+    { O_GPG_NOOP_ARG, 0, "homedir", "DIR",
       "accepted for gpg; sfenc keeps no state" },
-    { O_NO_OPTIONS, 0, "no-options", NULL,
+    { O_GPG_NOOP, 0, "no-options", NULL,
       "accepted for gpg; sfenc reads no options file" },
-    { O_NO_GREETING, 0, "no-greeting", NULL,
+    { O_GPG_NOOP, 0, "no-greeting", NULL,
       "accepted for gpg; sfenc prints no greeting" },
-    { O_NO_SECMEM_WARNING, 0, "no-secmem-warning", NULL,
+    { O_GPG_NOOP, 0, "no-secmem-warning", NULL,
       "accepted for gpg; sfenc prints no such warning" },
+
+    { 0, 0, NULL, NULL, "Key related options" },
+    { O_RECIPIENT, 'r', "recipient", "NAME",
+      "encrypt to NAME (with -e, which fails)" },
+    { O_RECIPIENT, 'R', "hidden-recipient", "NAME",
+      "encrypt to NAME, unnamed (with -e, which fails)" },
+    { O_SIGNER, 'u', "local-user", "NAME",
+      "sign as NAME (with -s, which fails)" },
+    { O_SIGNER, 0, "default-key", "NAME", "the same as --local-user" },
 
     { 0, 0, NULL, NULL, "Input and output" },
     { O_ARMOR, 'a', "armor", NULL, "write ASCII armor instead of binary" },
     { O_OUTPUT, 'o', "output", "FILE", "write the output to FILE" },
+    { O_ENABLE_SPECIAL_FILENAMES, 0, "enable-special-filenames", NULL,
+      "take a file name -&N as file descriptor N" },
     { O_WITH_COLONS, 0, "with-colons", NULL,
       "machine-readable --list-ciphers output" },
 
     { 0, 0, NULL, NULL, "OpenPGP protocol options" },
     { O_TEXTMODE, 't', "textmode", NULL,
       "encrypt the input as text (CR LF line endings)" },
-    { O_FORCE_MDC, 0, "force-mdc", NULL,
+    { O_GPG_NOOP, 0, "force-mdc", NULL,
       "accepted for gpg; the MDC is always written" },
     { O_S2K_CIPHER_ALGO, 0, "s2k-cipher-algo", "NAME",
       "cipher when --cipher-algo is not given" },
@@ -216,7 +289,62 @@ static const struct option_def options[] =
     { O_LOGGER_FD, 0, "logger-fd", "N",
       "write diagnostics to file descriptor N" },
     { O_SET_FILENAME, 0, "set-filename", "NAME",
-      "store NAME as the file name in the message" }
+      "store NAME as the file name in the message" },
+
+    /* What clients of gpg send (GPGME, python-gnupg, duplicity, Emacs,
+     * GnuPG::Interface) and what sits beside it in gpg(1), for keys,
+     * user ids, agents and locks, none of which sfenc has.  */
+    { 0, 0, NULL, NULL, "gpg options without effect in sfenc" },
+    { O_GPG_NOOP, 0, "fixed-list-mode", NULL, "key listings" },
+    { O_GPG_NOOP, 0, "with-fingerprint", NULL, "key listings" },
+    { O_GPG_NOOP, 0, "with-keygrip", NULL, "key listings" },
+    { O_GPG_NOOP, 0, "with-secret", NULL, "key listings" },
+    { O_GPG_NOOP_ARG, 0, "list-options", "OPTS", "key listings" },
+    { O_GPG_NOOP, 0, "no-sk-comments", NULL, "secret key listings" },
+    { O_GPG_NOOP_ARG, 0, "charset", "NAME", "user ids shown" },
+    { O_GPG_NOOP_ARG, 0, "display-charset", "NAME", "user ids shown" },
+    { O_GPG_NOOP, 0, "utf8-strings", NULL, "user ids given" },
+    { O_GPG_NOOP, 0, "no-utf8-strings", NULL, "user ids given" },
+    { O_GPG_NOOP, 0, "always-trust", NULL, "the trust database" },
+    { O_GPG_NOOP_ARG, 0, "trust-model", "NAME", "the trust database" },
+    { O_GPG_NOOP, 0, "no-auto-check-trustdb", NULL, "the trust database" },
+    { O_GPG_NOOP, 0, "no-default-keyring", NULL, "keyrings" },
+    { O_GPG_NOOP_ARG, 0, "keyring", "FILE", "keyrings" },
+    { O_GPG_NOOP_ARG, 0, "secret-keyring", "FILE", "keyrings" },
+    { O_GPG_NOOP, 0, "no-encrypt-to", NULL, "recipients" },
+    { O_GPG_NOOP_ARG, 0, "encrypt-to", "NAME", "recipients" },
+    { O_GPG_NOOP_ARG, 0, "sender", "ADDR", "signatures" },
+    { O_GPG_NOOP_ARG, 0, "auto-key-locate", "MECHS", "key look-up" },
+    { O_GPG_NOOP, 0, "auto-key-retrieve", NULL, "key look-up" },
+    { O_GPG_NOOP, 0, "no-auto-key-retrieve", NULL, "key look-up" },
+    { O_GPG_NOOP_ARG, 0, "keyserver", "NAME", "key look-up" },
+    { O_GPG_NOOP_ARG, 0, "keyserver-options", "OPTS", "key look-up" },
+    { O_GPG_NOOP_ARG, 0, "import-options", "OPTS", "key import" },
+    { O_GPG_NOOP_ARG, 0, "export-options", "OPTS", "key export" },
+    { O_GPG_NOOP_ARG, 0, "verify-options", "OPTS", "signatures" },
+    { O_GPG_NOOP, 0, "use-agent", NULL, "gpg-agent (obsolete in gpg too)" },
+    { O_GPG_NOOP, 0, "no-use-agent", NULL,
+      "gpg-agent (obsolete in gpg too)" },
+    { O_GPG_NOOP, 0, "no-symkey-cache", NULL,
+      "gpg-agent: sfenc caches no passphrase" },
+    { O_GPG_NOOP, 0, "no-autostart", NULL, "gpg-agent" },
+    { O_GPG_NOOP_ARG, 0, "agent-program", "FILE", "gpg-agent" },
+    { O_GPG_NOOP_ARG, 0, "request-origin", "NAME", "gpg-agent" },
+    { O_GPG_NOOP_ARG, 0, "ttyname", "NAME", "pinentry" },
+    { O_GPG_NOOP_ARG, 0, "ttytype", "NAME", "pinentry" },
+    { O_GPG_NOOP_ARG, 0, "display", "NAME", "pinentry" },
+    { O_GPG_NOOP_ARG, 0, "lc-ctype", "NAME", "pinentry" },
+    { O_GPG_NOOP_ARG, 0, "lc-messages", "NAME", "pinentry" },
+    { O_GPG_NOOP, 0, "lock-never", NULL, "keyring locks" },
+    { O_GPG_NOOP, 0, "lock-once", NULL, "keyring locks" },
+    { O_GPG_NOOP, 0, "lock-multiple", NULL, "keyring locks" },
+    { O_GPG_NOOP, 0, "no-permission-warning", NULL,
+      "warnings on the home directory" },
+    { O_GPG_NOOP, 0, "no-random-seed-file", NULL, "gpg's random seed file" },
+    { O_GPG_NOOP, 0, "expert", NULL, "key editing" },
+    { O_GPG_NOOP, 0, "no-expert", NULL, "key editing" },
+    { O_GPG_NOOP_ARG, 0, "debug", "FLAGS", "gpg's debugging output" },
+    { O_GPG_NOOP_ARG, 0, "debug-level", "LEVEL", "gpg's debugging output" }
   };
 
 #define N_OPTIONS (sizeof options / sizeof *options)
@@ -344,12 +472,27 @@ set_int (int *r_value, const char *name, const char *arg, long min,
 static gpg_error_t
 set_command (struct command_line *cl, enum cmd cmd, const char *name)
 {
-  if (cl->cmd != CMD_NONE && cl->cmd != cmd)
+  /* gpg combines -c with -e or -s, and a listing with another (as
+   * --list-keys --fingerprint); sfenc has none of those, and the
+   * first command that needs keys is the one to fail.  */
+  if (cl->cmd == CMD_KEYS)
+    return 0;
+  if (cl->cmd != CMD_NONE && cl->cmd != cmd && cmd != CMD_KEYS)
     return usage_error (name, "conflicting commands (%s and %s)",
                         cl->cmd_option, name);
   cl->cmd = cmd;
   snprintf (cl->cmd_option, sizeof cl->cmd_option, "%s", name);
   return 0;
+}
+
+
+static gpg_error_t
+set_key_command (struct command_line *cl, enum key_need needs,
+                 const char *name)
+{
+  if (cl->cmd != CMD_KEYS)
+    cl->key_need = needs;
+  return set_command (cl, CMD_KEYS, name);
 }
 
 
@@ -448,12 +591,14 @@ set_pinentry_mode (const char *name, const char *arg)
 }
 
 
+/* Append VALUE of option NAME to LIST of *N entries.  */
 static gpg_error_t
-add_extension (struct command_line *cl, const char *name, const char *file)
+add_to_list (const char **list, size_t *n, const char *name,
+             const char *value)
 {
-  if (cl->n_extensions == sizeof cl->extensions / sizeof *cl->extensions)
-    return usage_error (name, "too many modules");
-  cl->extensions[cl->n_extensions++] = file;
+  if (*n == MAX_LIST_OPTION)
+    return usage_error (name, "given more than %d times", MAX_LIST_OPTION);
+  list[(*n)++] = value;
   return 0;
 }
 
@@ -468,10 +613,15 @@ apply_switch (struct command_line *cl, enum opt_id id, const char *name)
     case O_SYMMETRIC: return set_command (cl, CMD_SYMMETRIC, name);
     case O_DECRYPT: return set_command (cl, CMD_DECRYPT, name);
     case O_LIST_CIPHERS: return set_command (cl, CMD_LIST_CIPHERS, name);
+    case O_LIST_CONFIG: return set_command (cl, CMD_LIST_CONFIG, name);
+    case O_KEYS_PUBLIC: return set_key_command (cl, NEEDS_PUBLIC_KEY, name);
+    case O_KEYS_SECRET: return set_key_command (cl, NEEDS_SECRET_KEY, name);
+    case O_KEYS_KEYRING: return set_key_command (cl, NEEDS_KEYRING, name);
     case O_VERSION: return set_command (cl, CMD_VERSION, name);
     case O_HELP: return set_command (cl, CMD_HELP, name);
     case O_DUMP_OPTIONS: return set_command (cl, CMD_DUMP_OPTIONS, name);
     case O_VERBOSE: opt.verbose++; opt.quiet = 0; break;
+    case O_NO_VERBOSE: opt.verbose = 0; break;
     case O_QUIET: opt.quiet = 1; opt.verbose = 0; break;
     case O_BATCH: opt.batch = 1; break;
     case O_YES: opt.yes = 1; break;
@@ -482,13 +632,9 @@ apply_switch (struct command_line *cl, enum opt_id id, const char *name)
     case O_IGNORE_MDC_ERROR: opt.ignore_mdc_error = 1; break;
     case O_PROGRESS: progress_enable_display (); break;
     case O_ENABLE_PROGRESS_FILTER: progress_enable_status (); break;
-    case O_NO_TTY:
-    case O_NO_OPTIONS:
-    case O_NO_GREETING:
-    case O_NO_SECMEM_WARNING:
-    case O_FORCE_MDC:
-      /* gpg options that ask for what sfenc always does.  */
-      break;
+    case O_ENABLE_SPECIAL_FILENAMES: special_filenames_enable (); break;
+    case O_EXIT_ON_STATUS_WRITE_ERROR: status_exit_on_write_error (); break;
+    case O_GPG_NOOP: break;
     default:
       /* A switch of options[] without its case here.  */
       abort ();
@@ -546,6 +692,11 @@ apply_number (enum opt_id id, const char *name, const char *arg)
       if (!err)
         err = status_set_fd (v);
       break;
+    case O_COMMAND_FD:
+      err = parse_number (name, arg, 0, INT_MAX, &v);
+      if (!err)
+        err = command_fd_set (v);
+      break;
     default:
       /* An option of options[] with an argument but without its case
        * here or in apply_argument.  */
@@ -570,7 +721,10 @@ apply_argument (struct command_line *cl, enum opt_id id, const char *name,
     case O_OUTPUT: opt.output = arg; break;
     case O_PASSPHRASE: opt.passphrase = arg; break;
     case O_PASSPHRASE_FILE: opt.passphrase_file = arg; break;
-    case O_HOMEDIR: break;      /* gpg's: sfenc keeps no state.  */
+    case O_GPG_NOOP_ARG: break;
+    case O_RECIPIENT:
+      return add_to_list (cl->recipients, &cl->n_recipients, name, arg);
+    case O_SIGNER: cl->signer = arg; break;
     case O_DIGEST_ALGO:
       return set_digest_algo (&opt.digest_algo, name, arg);
     case O_S2K_DIGEST_ALGO:
@@ -594,7 +748,7 @@ apply_argument (struct command_line *cl, enum opt_id id, const char *name,
     case O_PINENTRY_MODE:
       return set_pinentry_mode (name, arg);
     case O_LOAD_EXTENSION:
-      return add_extension (cl, name, arg);
+      return add_to_list (cl->extensions, &cl->n_extensions, name, arg);
     default:
       return apply_number (id, name, arg);
     }
@@ -739,11 +893,7 @@ parse_command_line (int argc, char **argv, struct command_line *cl)
       const char *a = argv[i];
 
       if (only_files || a[0] != '-' || !a[1])
-        {
-          if (cl->n_files++)
-            return usage_error (a, "only one input file may be given");
-          cl->file = a;
-        }
+        err = add_to_list (cl->args, &cl->n_args, a, a);
       else if (!strcmp (a, "--"))
         only_files = 1;
       else if (a[1] == '-')
@@ -751,5 +901,9 @@ parse_command_line (int argc, char **argv, struct command_line *cl)
       else
         err = parse_short_options (cl, argc, argv, &i);
     }
+  /* The words are the items of --list-config, else one file.  */
+  if (!err && cl->n_args > 1 && cl->cmd != CMD_LIST_CONFIG
+      && cl->cmd != CMD_KEYS)
+    err = usage_error (cl->args[1], "only one input file may be given");
   return err;
 }

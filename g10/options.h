@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <gpg-error.h>
 
+#include "key-command.h"
+
 /* The options of one run, filled in by the command line parser.  */
 struct options
 {
@@ -55,20 +57,29 @@ enum cmd
     CMD_SYMMETRIC,
     CMD_DECRYPT,
     CMD_LIST_CIPHERS,
+    CMD_LIST_CONFIG,
+    CMD_KEYS,                   /* A gpg command that needs keys.  */
     CMD_VERSION,
     CMD_HELP,
     CMD_DUMP_OPTIONS
   };
+
+/* Room for the names of a list option given more than once.  */
+#define MAX_LIST_OPTION 32
 
 /* What the command line asked for besides the options.  */
 struct command_line
 {
   enum cmd cmd;
   char cmd_option[32];          /* The option that gave CMD.  */
-  const char *extensions[32];   /* --load-extension, in order.  */
+  enum key_need key_need;       /* What CMD_KEYS needs.  */
+  const char *extensions[MAX_LIST_OPTION];   /* --load-extension.  */
   size_t n_extensions;
-  const char *file;
-  size_t n_files;
+  const char *recipients[MAX_LIST_OPTION];   /* -r, -R.  */
+  size_t n_recipients;
+  const char *signer;           /* -u, --default-key.  */
+  const char *args[MAX_LIST_OPTION];   /* The words that are no options.  */
+  size_t n_args;
 };
 
 /* Set OPT to the defaults of a run.  */

@@ -14,7 +14,9 @@
  * to it keep the old contents, and its ACLs are not copied.
  *
  * Without --yes an existing FILE is refused, also if it appears while
- * we run (link(2) does not replace).  A FILE that is not a regular
+ * we run (link(2) does not replace); with --command-fd, and without
+ * --batch, gpg's question is asked there first.  FILE "-&N" with
+ * --enable-special-filenames is descriptor N, written in place.  A FILE that is not a regular
  * file (a device, a pipe) is written in place, but only after the
  * opened descriptor itself was found not to be a regular file, so a
  * path swapped in meanwhile cannot make sfenc write into a file.
@@ -31,9 +33,11 @@
 #include <unistd.h>
 #include <gcrypt.h>
 
+#include "command-fd.h"
 #include "error.h"
 #include "options.h"
 #include "outfile.h"
+#include "special-filename.h"
 
 #define FILE_EXISTS_MSG "file exists (use --yes to overwrite)"
 
@@ -51,11 +55,18 @@ static const int fatal_signals[] =
   };
 
 
-static void
-remove_on_signal (int sig)
+void
+outfile_abandon (void)
 {
   if (have_tmpname)
     unlink (signal_tmpname);
+}
+
+
+static void
+remove_on_signal (int sig)
+{
+  outfile_abandon ();
   signal (sig, SIG_DFL);
   raise (sig);
 }
@@ -75,23 +86,57 @@ catch_fatal_signals (void)
 }
 
 
+/* True when the question whether to overwrite an existing file is
+ * asked, as gpg asks it: on the command descriptor, unless --batch.  */
+static int
+overwrite_is_asked (void)
+{
+  return command_fd_enabled () && !opt.batch;
+}
+
+
+/* Refuse an existing regular file NAME without --yes, unless the
+ * answer to gpg's question allows it; ask only when MAY_ASK.  */
+static gpg_error_t
+check_existing (const char *name, int may_ask)
+{
+  gpg_error_t err;
+  struct stat st;
+  int yes;
+
+  if (is_stream_name (name) || opt.yes)
+    return 0;
+  if (stat (name, &st) || !S_ISREG (st.st_mode))
+    return 0;
+  if (!overwrite_is_asked ())
+    return fail (gpg_error (GPG_ERR_EEXIST), name, FILE_EXISTS_MSG);
+  if (!may_ask)
+    return 0;
+  err = command_get_bool ("openfile.overwrite.okay", &yes);
+  if (!err && !yes)
+    err = fail (gpg_error (GPG_ERR_EEXIST), name,
+                "file exists (not overwritten: the answer was no)");
+  /* A run has one output, and the answer yes is --yes for it: the
+   * file is then replaced, not refused when it is put in place.  */
+  if (!err)
+    opt.yes = 1;
+  return err;
+}
+
+
+/* The early check asks nothing: gpg asks for the passphrase first,
+ * and a client that answers in order expects that.  */
 gpg_error_t
 outfile_check (const char *name)
 {
-  struct stat st;
-
-  if (!name || !strcmp (name, "-") || opt.yes)
-    return 0;
-  if (!stat (name, &st) && S_ISREG (st.st_mode))
-    return fail (gpg_error (GPG_ERR_EEXIST), name, FILE_EXISTS_MSG);
-  return 0;
+  return check_existing (name, 0);
 }
 
 
 int
-outfile_is_stdout (const outfile_t *of)
+outfile_is_in_place (const outfile_t *of)
 {
-  return !of->name && !of->is_device;
+  return !of->name;
 }
 
 
@@ -206,7 +251,14 @@ outfile_open (outfile_t *of, const char *name)
       of->stream.name = "stdout";
       return 0;
     }
-  err = outfile_check (name);
+  if (special_filename_fd (name) >= 0)
+    {
+      of->stream.fd = special_filename_fd (name);
+      of->stream.name = name;
+      of->is_device = 1;
+      return 0;
+    }
+  err = check_existing (name, 1);
   if (err)
     return err;
   in_place = open_in_place (of, name);

@@ -25,15 +25,21 @@ typedef struct outfile
 /* Refuse an existing NAME without --yes, early, before any work.  */
 gpg_error_t outfile_check (const char *name);
 
-/* NAME NULL or "-" means stdout.  */
+/* NAME NULL or "-" means stdout; "-&N" descriptor N where special
+ * file names are enabled.  */
 gpg_error_t outfile_open (outfile_t *of, const char *name);
 
-/* True when the output is stdout: what is written there cannot be
- * taken back.  */
-int outfile_is_stdout (const outfile_t *of);
+/* True when the output is written in place (stdout, a device, a
+ * pipe): what is written there cannot be taken back.  */
+int outfile_is_in_place (const outfile_t *of);
 
 /* When OK, give a regular file its final mode and put it in place;
  * otherwise, or when that fails, make sure nothing is left.  */
 gpg_error_t outfile_close (outfile_t *of, int ok);
+
+/* The program ends now, without outfile_close: remove the visible
+ * temporary file of the output being written, if there is one.  Safe
+ * where only async-signal-safe calls are.  */
+void outfile_abandon (void);
 
 #endif /*SFENC_OUTFILE_H*/

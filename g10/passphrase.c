@@ -1,8 +1,9 @@
 /* passphrase.c - obtaining the passphrase
  *
  * As gpg: --passphrase, the first line of --passphrase-fd or of
- * --passphrase-file, or else, unless --batch, a prompt on /dev/tty
- * with echo turned off (twice when encrypting).  The passphrase only
+ * --passphrase-file, or else the answer to GET_HIDDEN on --command-fd,
+ * or else, unless --batch, a prompt on /dev/tty with echo turned off
+ * (twice when encrypting).  The passphrase only
  * ever lives in libgcrypt's secure memory and is wiped when
  * released.
  */
@@ -16,9 +17,11 @@
 #include <gcrypt.h>
 
 #include "libsfcipher.h"
+#include "command-fd.h"
 #include "error.h"
 #include "options.h"
 #include "passphrase.h"
+#include "status.h"
 
 /* First size of a passphrase buffer; it doubles as needed.  */
 #define INITIAL_SIZE 256
@@ -31,6 +34,7 @@ typedef struct pass_buf
   char *mem;
   size_t len;
   size_t size;
+  int at_eof;           /* The input ended without a line end.  */
 } pass_buf_t;
 
 
@@ -112,6 +116,8 @@ read_line_fd (int fd, pass_buf_t *pb, const char *name)
       if (r < 0)
         return fail (gpg_error_from_syserror (), name, "read error: %s",
                      strerror (errno));
+      if (!r)
+        pb->at_eof = 1;
       if (!r || c == '\n')
         return 0;
       err = pass_buf_reserve (pb, pb->len + 1, name);
@@ -157,7 +163,7 @@ static gpg_error_t
 ask_terminal (pass_buf_t *pb, int confirm)
 {
   gpg_error_t err;
-  pass_buf_t again = { NULL, 0, 0 };
+  pass_buf_t again = { NULL, 0, 0, 0 };
   int tty;
 
   tty = open ("/dev/tty", O_RDWR | O_NOCTTY);
@@ -180,11 +186,58 @@ ask_terminal (pass_buf_t *pb, int confirm)
 }
 
 
+gpg_error_t
+passphrase_read_line (int fd, const char *name, char **r_line, int *r_eof)
+{
+  gpg_error_t err;
+  pass_buf_t pb = { NULL, 0, 0, 0 };
+
+  *r_line = NULL;
+  err = read_line_fd (fd, &pb, name);
+  if (err)
+    {
+      passphrase_release (pb.mem);
+      return err;
+    }
+  *r_eof = pb.at_eof && !pb.len;
+  *r_line = pb.mem;
+  return 0;
+}
+
+
+/* Ask on the command descriptor, as gpg 2.2 asks there under
+ * --pinentry-mode loopback: once, also when encrypting.  An empty
+ * answer is no passphrase; no answer at all cancels.  */
+static gpg_error_t
+ask_command_fd (pass_buf_t *pb, int encrypting)
+{
+  gpg_error_t err;
+
+  status_inquire_maxlen (MAX_PASSPHRASE);
+  err = command_get_hidden ("passphrase.enter", &pb->mem);
+  if (gpg_err_code (err) == GPG_ERR_CANCELED)
+    {
+      status_canceled_by_user ();
+      return fail (err, WHAT, "cancelled: --command-fd ended before"
+                   " the answer");
+    }
+  if (err)
+    return err;
+  pb->len = strlen (pb->mem);
+  if (pb->len)
+    return 0;
+  status_missing_passphrase ();
+  return fail (gpg_error (encrypting ? GPG_ERR_INV_PASSPHRASE
+                          : GPG_ERR_NO_PASSPHRASE), WHAT,
+               "the answer on --command-fd was empty");
+}
+
+
 int
 passphrase_is_prompted (void)
 {
   return !opt.passphrase && opt.passphrase_fd < 0 && !opt.passphrase_file
-         && !opt.batch && !opt.pinentry_no_ask;
+         && !opt.pinentry_no_ask && (command_fd_enabled () || !opt.batch);
 }
 
 
@@ -208,7 +261,7 @@ gpg_error_t
 passphrase_get (char **r_pass, int encrypting)
 {
   gpg_error_t err = 0;
-  pass_buf_t pb = { NULL, 0, 0 };
+  pass_buf_t pb = { NULL, 0, 0, 0 };
 
   *r_pass = NULL;
   if (opt.passphrase)
@@ -224,7 +277,13 @@ passphrase_get (char **r_pass, int encrypting)
     err = read_line_fd (opt.passphrase_fd, &pb, "--passphrase-fd");
   else if (opt.passphrase_file)
     err = read_passphrase_file (opt.passphrase_file, &pb);
-  else if (opt.batch || opt.pinentry_no_ask)
+  else if (opt.pinentry_no_ask)
+    err = fail (gpg_error (GPG_ERR_NO_PASSPHRASE), WHAT,
+                "none given and --pinentry-mode forbids asking (use"
+                " --passphrase, --passphrase-fd or --passphrase-file)");
+  else if (command_fd_enabled ())
+    err = ask_command_fd (&pb, encrypting);
+  else if (opt.batch)
     err = fail (gpg_error (GPG_ERR_NO_PASSPHRASE), WHAT,
                 "none given and --batch forbids asking (use --passphrase,"
                 " --passphrase-fd or --passphrase-file)");

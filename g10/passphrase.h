@@ -17,7 +17,14 @@ gpg_error_t passphrase_get (char **r_pass, int encrypting);
 /* Wipe and free PASS; NULL is allowed.  */
 void passphrase_release (char *pass);
 
-/* True when passphrase_get would ask on the terminal.  */
+/* Read one line from FD (NAME in messages) into secure memory at
+ * *R_LINE, without its line end; *R_EOF says that FD had ended before
+ * it, with nothing read.  Release the line with passphrase_release.  */
+gpg_error_t passphrase_read_line (int fd, const char *name, char **r_line,
+                                  int *r_eof);
+
+/* True when passphrase_get would ask: on the terminal or on the
+ * command descriptor, so after NEED_PASSPHRASE_SYM.  */
 int passphrase_is_prompted (void);
 
 #endif /*SFENC_PASSPHRASE_H*/

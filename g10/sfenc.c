@@ -1,95 +1,32 @@
-/* sfenc.c - the sfenc command: main, --version and --list-ciphers
+/* sfenc.c - the sfenc command: main and --list-ciphers
  *
  * A gpg -c / gpg -d compatible subset (RFC 4880 symmetric messages)
  * over the sfenc cipher table.  main makes the process ready
  * (startup.c), parses the command line (options.c), starts libgcrypt,
  * the cipher table and the modules, and runs the command: -c is
- * encrypt.c, -d (the default) decrypt.c.
+ * encrypt.c, -d (the default) decrypt.c, --version and --list-config
+ * version.c, the commands that need keys key-command.c.
  */
 #include <config.h>
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <gcrypt.h>
-#include <zlib.h>
 
 #include "libsfcipher.h"
-#include "compress.h"
-#include "compress-bzip2.h"
 #include "decrypt.h"
-#include "deflate-engine.h"
 #include "encrypt.h"
 #include "error.h"
 #include "extension.h"
+#include "key-command.h"
 #include "options.h"
-#include "packet.h"
 #include "progress.h"
-#include "s2k.h"
 #include "startup.h"
 #include "status.h"
+#include "version.h"
 
 /* Exit status on any failure, as gpg.  */
 #define EXIT_FAILED 2
-
-
-/* The canonical names of the registered algorithms, each once, for
- * --version.  */
-static void
-print_cipher_names (void)
-{
-  const sf_table_entry_t *e, *prev;
-  size_t i, j;
-  int first = 1;
-
-  fputs ("Cipher: ", stdout);
-  for (i = 0; (e = sf_table_nth (i)); i++)
-    {
-      for (j = 0; j < i; j++)
-        {
-          prev = sf_table_nth (j);
-          if (!strcmp (prev->spec->name, e->spec->name))
-            break;
-        }
-      if (j < i)
-        continue;
-      printf ("%s%s", first ? "" : ", ", e->spec->name);
-      first = 0;
-    }
-  putchar ('\n');
-}
-
-
-static void
-show_version (void)
-{
-  static const int digests[] =
-    {
-      GCRY_MD_MD5, GCRY_MD_SHA1, GCRY_MD_RMD160, GCRY_MD_SHA256,
-      GCRY_MD_SHA384, GCRY_MD_SHA512, GCRY_MD_SHA224
-    };
-  size_t i;
-
-  printf ("sfenc (sfenc) %s\n"
-          "libgcrypt %s\n"
-          "zlib %s\n"
-          "libbz2 %s\n", PACKAGE_VERSION,
-          gcry_check_version (NULL), zlibVersion (),
-          bzip2_library_version ());
-  if (deflate_engine_isal_version ())
-    printf ("ISA-L %s (igzip, compression levels 1-3)\n",
-            deflate_engine_isal_version ());
-  printf ("\nSupported algorithms:\n");
-  print_cipher_names ();
-  fputs ("Hash: ", stdout);
-  for (i = 0; i < sizeof digests / sizeof *digests; i++)
-    printf ("%s%s", i ? ", " : "", digest_algo_name (digests[i]));
-  printf ("\nCompression: %s, %s, %s, %s\n",
-          compress_algo_name (COMPRESS_NONE),
-          compress_algo_name (COMPRESS_ZIP),
-          compress_algo_name (COMPRESS_ZLIB),
-          compress_algo_name (COMPRESS_BZIP2));
-}
 
 
 /* Print S for --with-colons: ':' and '%' and control characters as
@@ -188,10 +125,15 @@ run_command (const struct command_line *cl)
     case CMD_LIST_CIPHERS:
       list_ciphers ();
       return 0;
+    case CMD_LIST_CONFIG:
+      return list_config (cl->args, cl->n_args);
+    case CMD_KEYS:
+      return key_command_fail (cl->cmd_option, cl->key_need, cl->recipients,
+                               cl->n_recipients, cl->signer);
     case CMD_SYMMETRIC:
-      return encrypt_file (cl->file);
+      return encrypt_file (cl->args[0]);
     default:
-      return decrypt_file (cl->file);
+      return decrypt_file (cl->args[0]);
     }
 }
 
@@ -206,6 +148,8 @@ main (int argc, char **argv)
     return EXIT_FAILED;
   options_set_defaults ();
   err = parse_command_line (argc, argv, &cl);
+  if (err)
+    status_failure ("option-parser", gpg_error (GPG_ERR_GENERAL));
   if (!err && cl.cmd == CMD_HELP)
     {
       show_help ();

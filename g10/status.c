@@ -21,6 +21,7 @@
 
 #include "error.h"
 #include "iobuf.h"
+#include "outfile.h"
 #include "s2k.h"
 #include "status.h"
 
@@ -35,11 +36,20 @@
 /* The MDC method that gpg names: the digest id of SHA-1.  */
 #define MDC_METHOD_SHA1 2
 
+/* The reasons of INV_RECP and INV_SGNR that sfenc gives (GnuPG's
+ * doc/DETAILS): no such key, and no secret key.  */
+#define INV_REASON_NOT_FOUND 1
+#define INV_REASON_NO_SECRET_KEY 9
+
+/* Exit status of a run ended by --exit-on-status-write-error.  */
+#define EXIT_STATUS_WRITE_ERROR 2
+
 /* Units of the PROGRESS numbers: gpg scales them down by 1024 while
  * the total (or, without one, the count) exceeds 1 MiB.  */
 #define PROGRESS_SCALE_LIMIT (1024 * 1024)
 
 static int status_fd = -1;
+static int exit_on_write_error;
 
 /* What the decryption has reported so far, to end it as gpg does.  */
 static struct
@@ -68,6 +78,29 @@ status_enabled (void)
 }
 
 
+void
+status_exit_on_write_error (void)
+{
+  exit_on_write_error = 1;
+}
+
+
+/* The reader of the status lines has gone.  */
+static void
+write_failed (int write_errno)
+{
+  status_fd = -1;
+  if (!exit_on_write_error)
+    return;
+  fprintf (stderr, "sfenc: --status-fd: write error: %s"
+           " (stopping: --exit-on-status-write-error)\n",
+           strerror (write_errno));
+  /* Other threads may be at work, so no exit handlers run.  */
+  outfile_abandon ();
+  _exit (EXIT_STATUS_WRITE_ERROR);
+}
+
+
 static void
 write_line (const char *line, size_t len)
 {
@@ -80,7 +113,7 @@ write_line (const char *line, size_t len)
         continue;
       if (n <= 0)
         {
-          status_fd = -1;
+          write_failed (n < 0 ? errno : EPIPE);
           return;
         }
       line += n;
@@ -131,6 +164,58 @@ status_need_passphrase_sym (int cipher_algo, const s2k_t *s2k)
 {
   status_printf ("NEED_PASSPHRASE_SYM", "%d %d %d", cipher_algo, s2k->mode,
                  s2k->hash_algo);
+}
+
+
+void
+status_get (const char *type, const char *keyword)
+{
+  status_printf (type, "%s", keyword);
+}
+
+
+void
+status_got_it (void)
+{
+  status_printf ("GOT_IT", NULL);
+}
+
+
+void
+status_inquire_maxlen (unsigned int maxlen)
+{
+  status_printf ("INQUIRE_MAXLEN", "%u", maxlen);
+}
+
+
+void
+status_missing_passphrase (void)
+{
+  status_printf ("MISSING_PASSPHRASE", NULL);
+}
+
+
+void
+status_canceled_by_user (void)
+{
+  status_printf ("CANCELED_BY_USER", NULL);
+}
+
+
+void
+status_invalid_recipient (const char *name)
+{
+  status_printf ("INV_RECP", "%d %s", INV_REASON_NOT_FOUND, name);
+}
+
+
+void
+status_invalid_signer (const char *name)
+{
+  if (name)
+    status_printf ("INV_SGNR", "%d %s", INV_REASON_NO_SECRET_KEY, name);
+  else
+    status_printf ("INV_SGNR", "%d", INV_REASON_NO_SECRET_KEY);
 }
 
 
@@ -247,8 +332,13 @@ status_end_decryption (gpg_error_t err, int unverified)
 void
 status_failure (const char *where, gpg_error_t err)
 {
-  if (decryption.failed)
+  /* One FAILURE line at most, as gpg writes, from the stage that
+   * knows best what failed.  */
+  static int written;
+
+  if (decryption.failed || written)
     return;
+  written = 1;
   status_printf ("FAILURE", "%s %u", where,
                  gpg_err_make (GPG_ERR_SOURCE_GPG, gpg_err_code (err)));
 }

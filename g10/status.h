@@ -24,6 +24,31 @@ gpg_error_t status_set_fd (int fd);
 /* True when status lines are written.  */
 int status_enabled (void);
 
+/* --exit-on-status-write-error: a status line that cannot be written
+ * ends the run at once (exit status 2, no output file left), as it
+ * ends gpg; a client cancels an operation by closing the status
+ * descriptor.  Without it the lines stop and the work goes on.  */
+void status_exit_on_write_error (void);
+
+/* A question on the command descriptor (command-fd.c): TYPE is
+ * "GET_HIDDEN" or "GET_BOOL", KEYWORD gpg's name of the question; the
+ * answer was read.  */
+void status_get (const char *type, const char *keyword);
+void status_got_it (void);
+
+/* Passphrases longer than MAXLEN bytes are refused.  */
+void status_inquire_maxlen (unsigned int maxlen);
+
+/* The answer to the passphrase question was empty, or the command
+ * descriptor ended before an answer.  */
+void status_missing_passphrase (void);
+void status_canceled_by_user (void);
+
+/* No key for the recipient NAME, or for signing (NAME NULL when none
+ * was named): sfenc has no keys (key-command.c).  */
+void status_invalid_recipient (const char *name);
+void status_invalid_signer (const char *name);
+
 /* A passphrase is needed for CIPHER_ALGO (OpenPGP id) and S2K.  */
 void status_need_passphrase_sym (int cipher_algo, const s2k_t *s2k);
 
