@@ -140,8 +140,7 @@ static const struct option_def options[] =
     { O_LIST_CONFIG, 0, "list-config", NULL,
       "list the configuration as gpg does (the \"cfg:\" lines)" },
 
-    { 0, 0, NULL, NULL, "Commands that need keys, refused as gpg refuses"
-      " them without keys" },
+    { 0, 0, NULL, NULL, "Commands that need keys" },
     { O_KEYS_PUBLIC, 'e', "encrypt", NULL, "encrypt to a public key" },
     { O_KEYS_SECRET, 's', "sign", NULL, "make a signature" },
     { O_KEYS_SECRET, 0, "clear-sign", NULL, "make a clear text signature" },
@@ -294,7 +293,7 @@ static const struct option_def options[] =
     /* What clients of gpg send (GPGME, python-gnupg, duplicity, Emacs,
      * GnuPG::Interface) and what sits beside it in gpg(1), for keys,
      * user ids, agents and locks, none of which sfenc has.  */
-    { 0, 0, NULL, NULL, "gpg options without effect in sfenc" },
+    { 0, 0, NULL, NULL, "Options of gpg without effect" },
     { O_GPG_NOOP, 0, "fixed-list-mode", NULL, "key listings" },
     { O_GPG_NOOP, 0, "with-fingerprint", NULL, "key listings" },
     { O_GPG_NOOP, 0, "with-keygrip", NULL, "key listings" },

@@ -176,9 +176,10 @@ missing_from () {
 @test "doc: every long option named in the man page or --help exists" {
   local prog named bad
   prog=$("$SFENC" --dump-options)
-  # The page also names configure's options (--prefix), always on a
-  # line that says configure.
-  named=$(page_text | grep -v -e '^\.\\"' -e configure \
+  # The page also names other programs' options, configure's (--prefix)
+  # and those of the clients of gpg (duplicity's --gpg-binary), always
+  # on a line that names the program.
+  named=$(page_text | grep -v -e '^\.\\"' -e configure -e '(duplicity)' -e '(gpgtar)' \
             | grep -o -e '--[a-z0-9][a-z0-9-]*' | sort -u)
   bad=$(missing_from "$named" "$prog"); [ -z "$bad" ] || { echo "man page names unknown options:" $bad; return 1; }
   named=$("$SFENC" --help | grep -o -e '--[a-z0-9][a-z0-9-]*' | sort -u)

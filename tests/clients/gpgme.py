@@ -3,7 +3,8 @@
 
 usage: gpgme.py BINARY HOME OPERATION INFILE OUTFILE PASSPHRASE [callback]
 
-OPERATION is encrypt (armored) or decrypt.  The engine is BINARY with
+OPERATION is encrypt (armored), decrypt, or keylist (INFILE and
+OUTFILE unused), which needs keys that sfenc does not have.  The engine is BINARY with
 the home directory HOME (gpgme_set_engine_info); the passphrase goes
 through GPGME's passphrase= argument, or with "callback" through a
 loopback passphrase callback; a PASSPHRASE of "CANCEL" makes the
@@ -32,9 +33,12 @@ def main():
         ctx.set_passphrase_cb(answer)
     else:
         given = passphrase
-    with open(infile, "rb") as f:
-        data = f.read()
     try:
+        if operation == "keylist":
+            print("keys %d" % len(list(ctx.keylist())))
+            return 0
+        with open(infile, "rb") as f:
+            data = f.read()
         if operation == "encrypt":
             out, _, _ = ctx.encrypt(data, recipients=[], sign=False,
                                     passphrase=given)

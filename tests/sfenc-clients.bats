@@ -1,0 +1,244 @@
+#!/usr/bin/env bats
+# The real programs that drive gpg, pointed at sfenc instead (issue
+# 21): duplicity (--gpg-binary), python-gnupg (gpgbinary=), GPGME
+# through python3-gpg (gpgme_set_engine_info), Emacs's EasyPG
+# (epg-gpg-program) and Perl's GnuPG::Interface (call).  Each works
+# both ways with gpg, and each fails on a wrong passphrase with its
+# own error, in bounded time: every step runs under timeout.
+#
+# The clients are Debian packages (.ci/run and quickstart.sh install
+# them); one that is missing is skipped with a loud NOT TESTED, never
+# passed.  Their scripts are in tests/clients/.
+
+setup () {
+  SFENC=${SFENC:-$BATS_TEST_DIRNAME/../g10/sfenc}
+  CLIENTS=$BATS_TEST_DIRNAME/clients
+  T=$BATS_TEST_TMPDIR
+  export LC_ALL=C
+  command -v gpg > /dev/null || skip "NOT TESTED: gpg (GnuPG) is not installed"
+  # A short home: gpg-agent's socket path must fit in sun_path.
+  GH=$(mktemp -d /tmp/sfenc-gh.XXXXXX)
+  export GNUPGHOME=$GH
+  PASS="correct horse battery"
+  GPG=$(command -v gpg)
+  # The clients' modules are Debian's, for Debian's python3.
+  PY=/usr/bin/python3
+  head -c 300000 /dev/urandom > "$T/in"
+}
+
+teardown () {
+  [ -z "${GH:-}" ] || { gpgconf --kill gpg-agent > /dev/null 2>&1; rm -rf "$GH"; }
+}
+
+# Skip, loudly, unless the client $1 can be run: $2... is its check.
+need () {
+  local what=$1
+  shift
+  "$@" > /dev/null 2>&1 \
+    || skip "NOT TESTED: $what is not installed (see tools/debian-packages.txt)"
+}
+
+gpg_decrypt () {
+  "$GPG" --batch --quiet --no-tty --pinentry-mode loopback \
+    --passphrase "$PASS" -d "$@"
+}
+
+# duplicity, with the passphrase in the environment as its users give
+# it, the archive directory of this test, and the gpg program $1.
+dup () {
+  local gpg=$1
+  shift
+  PASSPHRASE=$DUP_PASS timeout 120 duplicity "$@" --gpg-binary "$gpg" \
+    --archive-dir "$T/cache" --name t --no-print-statistics
+}
+
+make_tree () {
+  mkdir -p "$1/sub"
+  echo one > "$1/a"
+  head -c 200000 /dev/urandom > "$1/sub/b"
+  ln -s a "$1/link"
+}
+
+@test "clients: duplicity full, incremental, verify and restore through sfenc" {
+  need duplicity duplicity --version
+  DUP_PASS=$PASS
+  make_tree "$T/src"
+  dup "$SFENC" full "$T/src" "file://$T/target"
+  echo two > "$T/src/c"
+  head -c 50000 /dev/urandom >> "$T/src/sub/b"
+  # duplicity sees a change by its time, in seconds.
+  touch -d '+1 hour' "$T/src/sub/b"
+  dup "$SFENC" incremental "$T/src" "file://$T/target"
+  dup "$SFENC" verify "file://$T/target" "$T/src"
+  dup "$SFENC" restore "file://$T/target" "$T/restored"
+  diff -r "$T/src" "$T/restored"
+  # Every volume, manifest and signature file is one gpg reads.
+  local f n=0
+  for f in "$T"/target/*.gpg; do
+    gpg_decrypt "$f" > /dev/null || { echo "gpg cannot read $f"; return 1; }
+    n=$((n + 1))
+  done
+  [ "$n" -ge 6 ]
+}
+
+@test "clients: duplicity restores gpg's backup through sfenc, and a wrong passphrase fails" {
+  need duplicity duplicity --version
+  DUP_PASS=$PASS
+  make_tree "$T/src"
+  dup "$GPG" full "$T/src" "file://$T/target"
+  rm -rf "$T/cache"
+  dup "$SFENC" restore "file://$T/target" "$T/restored"
+  diff -r "$T/src" "$T/restored"
+  rm -rf "$T/cache"
+  DUP_PASS=wrong
+  run dup "$SFENC" restore "file://$T/target" "$T/restored2"
+  [ "$status" -ne 0 ] && [ "$status" -ne 124 ]
+  [[ $output == *GPGError* ]] || { echo "$output"; return 1; }
+  [ ! -e "$T/restored2/a" ]
+}
+
+# python-gnupg: operation $1 with binary $2 on $3, output to $4.
+pygnupg () {
+  timeout 60 "$PY" "$CLIENTS/python-gnupg.py" "$2" "$GH" "$1" "$3" "$4" \
+    "${PASS_GIVEN:-$PASS}"
+}
+
+@test "clients: python-gnupg encrypt and decrypt, symmetric, both ways with gpg" {
+  need python3-gnupg "$PY" -c 'import gnupg'
+  run pygnupg encrypt "$SFENC" "$T/in" "$T/msg"
+  [ "$status" -eq 0 ]
+  [ "$output" = "ok=True status=encryption ok" ]
+  run pygnupg decrypt "$SFENC" "$T/msg" "$T/out"
+  [ "$output" = "ok=True status=decryption ok" ]
+  cmp "$T/in" "$T/out"
+  gpg_decrypt "$T/msg" | cmp - "$T/in"
+  run pygnupg encrypt "$GPG" "$T/in" "$T/gmsg"
+  [ "$status" -eq 0 ]
+  run pygnupg decrypt "$SFENC" "$T/gmsg" "$T/out2"
+  [ "$output" = "ok=True status=decryption ok" ]
+  cmp "$T/in" "$T/out2"
+}
+
+@test "clients: python-gnupg encrypt_file and decrypt_file to an output file" {
+  need python3-gnupg "$PY" -c 'import gnupg'
+  run pygnupg encrypt_file "$SFENC" "$T/in" "$T/msg.asc"
+  [ "$output" = "ok=True status=encryption ok" ]
+  head -n 1 "$T/msg.asc" | grep -qx -e '-----BEGIN PGP MESSAGE-----'
+  gpg_decrypt "$T/msg.asc" | cmp - "$T/in"
+  # An output that exists: python-gnupg adds --yes.
+  echo old > "$T/out"
+  run pygnupg decrypt_file "$SFENC" "$T/msg.asc" "$T/out"
+  [ "$output" = "ok=True status=decryption ok" ]
+  cmp "$T/in" "$T/out"
+}
+
+@test "clients: python-gnupg with a wrong passphrase fails with its own status" {
+  need python3-gnupg "$PY" -c 'import gnupg'
+  pygnupg encrypt "$SFENC" "$T/in" "$T/msg"
+  PASS_GIVEN=wrong run pygnupg decrypt "$SFENC" "$T/msg" "$T/out"
+  [ "$status" -eq 1 ]
+  [ "$output" = "ok=False status=decryption failed" ]
+  # The same as gpg gives.
+  PASS_GIVEN=wrong run pygnupg decrypt "$GPG" "$T/msg" "$T/out"
+  [ "$output" = "ok=False status=decryption failed" ]
+}
+
+# GPGME: operation $1 with engine $2 on $3, output to $4, the
+# passphrase ${PASS_GIVEN:-$PASS}, then $5 (callback) if given.
+gpgme () {
+  timeout 60 "$PY" "$CLIENTS/gpgme.py" "$2" "$GH" "$1" "$3" "$4" \
+    "${PASS_GIVEN:-$PASS}" ${5:+"$5"}
+}
+
+@test "clients: GPGME symmetric encrypt and decrypt, passphrase= and callback, both ways with gpg" {
+  need python3-gpg "$PY" -c 'import gpg'
+  head -c 3000000 /dev/urandom > "$T/big"
+  local how
+  for how in "" callback; do
+    run gpgme encrypt "$SFENC" "$T/big" "$T/msg" $how
+    [ "$status" -eq 0 ] || { echo "$output"; return 1; }
+    # GPGME takes the engine's version from the first line of --version.
+    [ "${lines[0]}" = "engine $("$SFENC" --version | head -n 1 | awk '{ print $NF }')" ]
+    head -n 1 "$T/msg" | grep -qx -e '-----BEGIN PGP MESSAGE-----'
+    gpgme decrypt "$SFENC" "$T/msg" "$T/out" $how
+    cmp "$T/big" "$T/out"
+    gpgme decrypt "$GPG" "$T/msg" "$T/out2" $how
+    cmp "$T/big" "$T/out2"
+    gpgme encrypt "$GPG" "$T/big" "$T/gmsg" $how
+    gpgme decrypt "$SFENC" "$T/gmsg" "$T/out3" $how
+    cmp "$T/big" "$T/out3"
+    rm -f "$T/out" "$T/out2" "$T/out3"
+  done
+}
+
+@test "clients: GPGME errors from sfenc are GPGME's errors, as with gpg, and nothing hangs" {
+  need python3-gpg "$PY" -c 'import gpg'
+  head -c 3000000 /dev/urandom > "$T/big"
+  gpgme encrypt "$SFENC" "$T/big" "$T/msg"
+  local engine expect
+  for engine in "$SFENC" "$GPG"; do
+    PASS_GIVEN=wrong run gpgme decrypt "$engine" "$T/msg" "$T/out" callback
+    [ "$status" -eq 1 ]
+    [[ $output == *"GPGME error: "*"Bad passphrase" ]] || { echo "$output"; return 1; }
+    PASS_GIVEN=wrong run gpgme decrypt "$engine" "$T/msg" "$T/out"
+    [[ $output == *"Bad passphrase" ]]
+    # The callback cancels: GPGME closes the command descriptor.
+    PASS_GIVEN=CANCEL run gpgme decrypt "$engine" "$T/msg" "$T/out" callback
+    [ "$status" -eq 1 ]
+    PASS_GIVEN=CANCEL run gpgme encrypt "$engine" "$T/big" "$T/out" callback
+    [ "$status" -eq 1 ]
+    # Not a message: 3 MB of noise.
+    run gpgme decrypt "$engine" "$T/big" "$T/out"
+    [ "$status" -eq 1 ]
+    [[ $output == *"No data" ]] || { echo "$output"; return 1; }
+    # What needs keys ends too.
+    run gpgme keylist "$engine" - -
+    [ "$status" -eq 0 ]
+    [ "${lines[1]}" = "keys 0" ]
+  done
+}
+
+# Emacs's EasyPG: operation $1 with program $2 on $3, output to $4.
+epg () {
+  GPG_PROGRAM=$2 TEST_PASSPHRASE=${PASS_GIVEN:-$PASS} \
+    timeout 60 emacs --batch -Q -l "$CLIENTS/epg.el" "$1" "$3" "$4"
+}
+
+@test "clients: Emacs EasyPG encrypts and decrypts through sfenc, both ways with gpg" {
+  need emacs emacs --batch -Q --eval '(require (quote epg))'
+  epg encrypt "$SFENC" "$T/in" "$T/msg.asc"
+  head -n 1 "$T/msg.asc" | grep -qx -e '-----BEGIN PGP MESSAGE-----'
+  epg decrypt "$GPG" "$T/msg.asc" "$T/out"
+  cmp "$T/in" "$T/out"
+  epg encrypt "$GPG" "$T/in" "$T/gmsg.asc"
+  epg decrypt "$SFENC" "$T/gmsg.asc" "$T/out2"
+  cmp "$T/in" "$T/out2"
+  PASS_GIVEN=wrong run epg decrypt "$SFENC" "$T/msg.asc" "$T/out3"
+  [ "$status" -eq 1 ]
+  [[ $output == *"EasyPG error: GPG error: \"Decryption failed\""* ]] || { echo "$output"; return 1; }
+  [ ! -e "$T/out3" ]
+}
+
+# GnuPG::Interface: operation $1 with program $2 on $3, output to $4.
+gnupg_interface () {
+  timeout 60 perl "$CLIENTS/gnupg-interface.pl" "$2" "$GH" "$1" "$3" "$4" \
+    "${PASS_GIVEN:-$PASS}"
+}
+
+@test "clients: Perl GnuPG::Interface encrypts and decrypts through sfenc, both ways with gpg" {
+  need libgnupg-interface-perl perl -MGnuPG::Interface -e 1
+  # The script writes all its input before it reads: small data only.
+  head -c 20000 /dev/urandom > "$T/in"
+  run gnupg_interface encrypt "$SFENC" "$T/in" "$T/msg.asc"
+  [ "$status" -eq 0 ]
+  [ "${lines[-1]}" = "[GNUPG:] END_ENCRYPTION" ]
+  gpg_decrypt "$T/msg.asc" | cmp - "$T/in"
+  gnupg_interface encrypt "$GPG" "$T/in" "$T/gmsg.asc" > /dev/null
+  run gnupg_interface decrypt "$SFENC" "$T/gmsg.asc" "$T/out"
+  [ "$status" -eq 0 ]
+  echo "$output" | grep -qx '\[GNUPG:\] DECRYPTION_OKAY'
+  cmp "$T/in" "$T/out"
+  PASS_GIVEN=wrong run gnupg_interface decrypt "$SFENC" "$T/gmsg.asc" "$T/out"
+  [ "$status" -eq 2 ]
+  echo "$output" | grep -qx '\[GNUPG:\] DECRYPTION_FAILED'
+}
