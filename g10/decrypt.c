@@ -279,6 +279,7 @@ skip_pkesk (reader_t *in, const packet_header_t *hdr)
     return fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
                  "unsupported PKESK version %d", fields[0]);
   algo = fields[9];
+  status_enc_to (fields + 1, algo);
   nmpis = (algo >= 1 && algo <= 3) || algo == 18 ? 1
           : algo == 16 || algo == 20 ? 2 : 0;
   while (!err && nmpis--)
@@ -775,11 +776,18 @@ input_close (input_t *in)
 static gpg_error_t
 check_data_packet (const packet_header_t *hdr, int nskesk, int npkesk)
 {
+  if (!nskesk && npkesk)
+    {
+      /* As gpg ends it when it has none of the secret keys.  */
+      status_begin_decryption ();
+      status_end_decryption (gpg_error (GPG_ERR_NO_SECKEY), 0);
+      return fail (gpg_error (GPG_ERR_NO_SECKEY), WHAT, "the message is"
+                   " encrypted to a public key, not with a passphrase");
+    }
   if (!nskesk)
-    return fail (gpg_error (GPG_ERR_NO_SECKEY), WHAT, npkesk
-                 ? "the message is encrypted to a public key, not with a"
-                 " passphrase" : "no passphrase-encrypted session key"
-                 " (SKESK packet) before the encrypted data");
+    return fail (gpg_error (GPG_ERR_NO_SECKEY), WHAT,
+                 "no passphrase-encrypted session key (SKESK packet)"
+                 " before the encrypted data");
   if (hdr->tag == PKT_ENCRYPTED)
     {
       if (!opt.ignore_mdc_error)

@@ -237,6 +237,20 @@ status_end_encryption (void)
 
 
 void
+status_enc_to (const unsigned char *keyid, int algo)
+{
+  char hex[2 * 8 + 1];
+  int i;
+
+  for (i = 0; i < 8; i++)
+    sprintf (hex + 2 * i, "%02X", keyid[i]);
+  /* The 0 is the key length, which gpg does not know either.  */
+  status_printf ("ENC_TO", "%s %d 0", hex, algo);
+  status_printf ("NO_SECKEY", "%s", hex);
+}
+
+
+void
 status_begin_decryption (void)
 {
   memset (&decryption, 0, sizeof decryption);

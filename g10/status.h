@@ -57,6 +57,10 @@ void status_need_passphrase_sym (int cipher_algo, const s2k_t *s2k);
 void status_begin_encryption (int cipher_algo, int aead_algo);
 void status_end_encryption (void);
 
+/* A PKESK packet for the key KEYID (8 bytes) of public-key algorithm
+ * ALGO was read: sfenc has no secret key for it, nor for any.  */
+void status_enc_to (const unsigned char *keyid, int algo);
+
 /* The encrypted data packet starts.  */
 void status_begin_decryption (void);
 

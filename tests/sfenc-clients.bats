@@ -175,7 +175,14 @@ gpgme () {
   need python3-gpg "$PY" -c 'import gpg'
   head -c 3000000 /dev/urandom > "$T/big"
   gpgme encrypt "$SFENC" "$T/big" "$T/msg"
-  local engine expect
+  # A message for a public key of another keyring.
+  mkdir -m 700 "$T/keys"
+  gpg --homedir "$T/keys" --batch --quiet --passphrase '' \
+    --quick-gen-key 'Bob <bob@example.org>' future-default default 2> /dev/null
+  gpg --homedir "$T/keys" --batch --quiet --trust-model always \
+    -e -r bob@example.org -o "$T/pkmsg" "$T/in"
+  gpgconf --homedir "$T/keys" --kill gpg-agent > /dev/null 2>&1 || true
+  local engine
   for engine in "$SFENC" "$GPG"; do
     PASS_GIVEN=wrong run gpgme decrypt "$engine" "$T/msg" "$T/out" callback
     [ "$status" -eq 1 ]
@@ -191,7 +198,11 @@ gpgme () {
     run gpgme decrypt "$engine" "$T/big" "$T/out"
     [ "$status" -eq 1 ]
     [[ $output == *"No data" ]] || { echo "$output"; return 1; }
-    # What needs keys ends too.
+    # What needs keys ends too: a message for a public key, and a
+    # key listing.
+    run gpgme decrypt "$engine" "$T/pkmsg" "$T/out"
+    [ "$status" -eq 1 ]
+    [[ $output == *"No secret key" ]] || { echo "$output"; return 1; }
     run gpgme keylist "$engine" - -
     [ "$status" -eq 0 ]
     [ "${lines[1]}" = "keys 0" ]

@@ -298,6 +298,34 @@ one_line_error () {
   [ -n "$cmd" ]
 }
 
+# A message for a public key of a keyring of its own, $T/keys, in
+# $T/pkmsg: gpg's key generation, quick with the future-default
+# algorithms (ed25519, cv25519).
+public_key_message () {
+  mkdir -m 700 "$T/keys"
+  gpg --homedir "$T/keys" --batch --quiet --passphrase '' \
+    --quick-gen-key 'Bob <bob@example.org>' future-default default 2> /dev/null
+  gpg --homedir "$T/keys" --batch --quiet --trust-model always \
+    -e -r bob@example.org -o "$T/pkmsg" "$T/in"
+  gpgconf --homedir "$T/keys" --kill gpg-agent > /dev/null 2>&1 || true
+}
+
+@test "gpgiface: a message for a public key ends with gpg's lines for a missing secret key" {
+  public_key_message
+  # Not --quiet: gpg leaves NO_SECKEY out with the message it goes with.
+  run gpg --batch --no-tty --passphrase x --status-fd 3 -d -o "$T/out.gpg" \
+    "$T/pkmsg" 3> "$T/st-gpg"
+  [ "$status" -eq 2 ]
+  sfenc_status=0
+  "$SFENC" --batch --passphrase x --status-fd 3 -d -o "$T/out.sfenc" \
+    "$T/pkmsg" 3> "$T/st-sfenc" 2> "$T/err-sfenc" || sfenc_status=$?
+  [ "$sfenc_status" -eq 2 ]
+  # The same lines, the key id included.
+  diff "$T/st-gpg" "$T/st-sfenc"
+  grep -q '^\[GNUPG:\] NO_SECKEY [0-9A-F]\{16\}$' "$T/st-sfenc"
+  one_line_error
+}
+
 @test "gpgiface: a bad option gives gpg's FAILURE line" {
   : > "$T/answers"
   both --no-such-option
