@@ -286,6 +286,17 @@ args = [
 ]
 with open("options.txt", "rb") as f:
     args.append(f.read().split())
+# What programs that drive gpg send (tests/sfenc-clients.bats).
+args += [
+    ["--enable-special-filenames", "--pinentry-mode=loopback",
+     "--no-sk-comments", "--homedir", "/nonexistent", "--status-fd", "1",
+     "--no-tty", "--charset", "utf8", "--enable-progress-filter",
+     "--exit-on-status-write-error", "--logger-fd", "2", "--command-fd", "0",
+     "--symmetric", "--armor", "--output", "-", "--", "-&0"],
+    ["--status-fd", "2", "--no-verbose", "--fixed-list-mode", "--batch",
+     "--with-colons", "-e", "-r", "bob", "-u", "alice", "--sign",
+     "--list-config", "cipher", "digestname", "-&3"],
+]
 for i, a in enumerate(args):
     write("options", "args-%d" % (i + 1), b"\0".join(x if isinstance(x, bytes)
                                                      else x.encode() for x in a))
