@@ -144,10 +144,11 @@ pygnupg () {
 }
 
 # GPGME: operation $1 with engine $2 on $3, output to $4, the
-# passphrase ${PASS_GIVEN:-$PASS}, then $5 (callback) if given.
+# passphrase ${PASS_GIVEN:-$PASS}, then the words of $5 (callback,
+# flags) if given.
 gpgme () {
   timeout 60 "$PY" "$CLIENTS/gpgme.py" "$2" "$GH" "$1" "$3" "$4" \
-    "${PASS_GIVEN:-$PASS}" ${5:+"$5"}
+    "${PASS_GIVEN:-$PASS}" ${5:-}
 }
 
 @test "clients: GPGME symmetric encrypt and decrypt, passphrase= and callback, both ways with gpg" {
@@ -169,6 +170,20 @@ gpgme () {
     cmp "$T/big" "$T/out3"
     rm -f "$T/out" "$T/out2" "$T/out3"
   done
+}
+
+@test "clients: GPGME with every context flag that changes gpg's command line" {
+  need python3-gpg "$PY" -c 'import gpg'
+  gpgme encrypt "$SFENC" "$T/in" "$T/msg" "callback flags"
+  gpgme decrypt "$GPG" "$T/msg" "$T/out" callback
+  cmp "$T/in" "$T/out"
+  # Not compressed (--compress-algo=none), and the name given.
+  gpg --batch --quiet --pinentry-mode loopback --passphrase "$PASS" \
+    --list-packets "$T/msg" > "$T/packets" 2>&1 || true
+  ! grep -q 'compressed packet' "$T/packets"
+  grep -q 'name="named.txt"' "$T/packets"
+  gpgme decrypt "$SFENC" "$T/msg" "$T/out2" "callback flags"
+  cmp "$T/in" "$T/out2"
 }
 
 @test "clients: GPGME errors from sfenc are GPGME's errors, as with gpg, and nothing hangs" {
