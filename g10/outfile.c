@@ -15,11 +15,12 @@
  *
  * Without --yes an existing FILE is refused, also if it appears while
  * we run (link(2) does not replace); with --command-fd, and without
- * --batch, gpg's question is asked there first.  FILE "-&N" with
- * --enable-special-filenames is descriptor N, written in place.  A FILE that is not a regular
- * file (a device, a pipe) is written in place, but only after the
- * opened descriptor itself was found not to be a regular file, so a
- * path swapped in meanwhile cannot make sfenc write into a file.
+ * --batch, gpg's question is asked there first.  A FILE that is not a
+ * regular file (a device, a pipe) is written in place, but only after
+ * the opened descriptor itself was found not to be a regular file, so
+ * a path swapped in meanwhile cannot make sfenc write into a file.
+ * FILE "-&N" with --enable-special-filenames is descriptor N, written
+ * in place too.
  */
 #include <config.h>
 

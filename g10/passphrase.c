@@ -3,9 +3,8 @@
  * As gpg: --passphrase, the first line of --passphrase-fd or of
  * --passphrase-file, or else the answer to GET_HIDDEN on --command-fd,
  * or else, unless --batch, a prompt on /dev/tty with echo turned off
- * (twice when encrypting).  The passphrase only
- * ever lives in libgcrypt's secure memory and is wiped when
- * released.
+ * (twice when encrypting).  The passphrase only ever lives in
+ * libgcrypt's secure memory and is wiped when released.
  */
 #include <config.h>
 
