@@ -2,9 +2,9 @@
 # The real programs that drive gpg, pointed at sfenc instead (issue
 # 21): duplicity (--gpg-binary), python-gnupg (gpgbinary=), GPGME
 # through python3-gpg (gpgme_set_engine_info), Emacs's EasyPG
-# (epg-gpg-program) and Perl's GnuPG::Interface (call).  Each works
-# both ways with gpg, and each fails on a wrong passphrase with its
-# own error, in bounded time: every step runs under timeout.
+# (epg-gpg-program), Perl's GnuPG::Interface (call) and gpgtar (--gpg).
+# Each works both ways with gpg, and each fails on a wrong passphrase
+# with its own error, in bounded time: every step runs under timeout.
 #
 # The clients are Debian packages (.ci/run and quickstart.sh install
 # them); one that is missing is skipped with a loud NOT TESTED, never
@@ -267,4 +267,24 @@ gnupg_interface () {
   PASS_GIVEN=wrong run gnupg_interface decrypt "$SFENC" "$T/gmsg.asc" "$T/out"
   [ "$status" -eq 2 ]
   echo "$output" | grep -qx '\[GNUPG:\] DECRYPTION_FAILED'
+}
+
+@test "clients: gpgtar --symmetric and --decrypt through sfenc, both ways with gpg" {
+  need gpgtar gpgtar --version
+  make_tree "$T/src"
+  rm "$T/src/link"              # gpgtar skips symbolic links
+  # gpgtar splits its --gpg-args at spaces, and the passphrase has some.
+  printf '%s\n' "$PASS" > "$T/pass"
+  local args="--batch --passphrase-file=$T/pass --pinentry-mode=loopback"
+  (cd "$T" && timeout 60 gpgtar --gpg "$SFENC" --gpg-args "$args" \
+     --symmetric --output sfenc.gpgtar src)
+  mkdir "$T/out" "$T/out2"
+  timeout 60 gpgtar --gpg "$GPG" --gpg-args "$args" --decrypt \
+    --directory "$T/out" "$T/sfenc.gpgtar"
+  diff -r "$T/src" "$T/out/src"
+  (cd "$T" && timeout 60 gpgtar --gpg "$GPG" --gpg-args "$args" \
+     --symmetric --output gpg.gpgtar src)
+  timeout 60 gpgtar --gpg "$SFENC" --gpg-args "$args" --decrypt \
+    --directory "$T/out2" "$T/gpg.gpgtar"
+  diff -r "$T/src" "$T/out2/src"
 }
