@@ -194,8 +194,8 @@ usage (FILE *fp)
          "                     (default 16,64,256,1024,8192,16384)\n"
          "  --pipe-seconds S   user seconds of sfenc per pipe run (default 0.5)\n"
          "  --jobs N           make -jN (default: the number of CPUs)\n"
-         "  --format FMT       text (default), markdown, csv or json\n"
-         "  --save PREFIX      also write PREFIX.txt, .md, .csv and .json\n"
+         "  --format FMT       text (default), markdown, csv, json or html\n"
+         "  --save PREFIX      also write PREFIX.txt, .md, .csv, .json, .html\n"
          "  --plot FILE        draw a chart, FILE.svg or FILE.png (gnuplot)\n"
          "  --help             this text\n"
          "Exit status: 0, every build measured; 1, a build failed (the\n"
@@ -1916,6 +1916,7 @@ main (int argc, char **argv)
   find_compilers ();
   plan_builds ();
   rep = report_new ("buildmatrix");
+  report_provenance (rep, argc, argv);
   if (opt.list)
     {
       add_builds_table (rep, NULL);
@@ -1958,11 +1959,14 @@ main (int argc, char **argv)
       add_matrix_table (rep, ROWS_PIPE);
       add_pgo_table (rep);
     }
+  if (opt.plot && ref)
+    {
+      draw (ref);
+      report_add_chart (rep, opt.plot);
+    }
   report_print (rep, opt.format, stdout);
   if (opt.save)
     report_save (rep, opt.save);
-  if (opt.plot && ref)
-    draw (ref);
   for (i = 0; i < nbuilds; i++)
     failed |= builds[i].state != B_OK;
   return failed;

@@ -164,8 +164,8 @@ usage (FILE *fp)
          "  --seconds S     CPU seconds per sample (default 0.2)\n"
          "  --runs N        samples per figure, median reported (default 5)\n"
          "  --no-openssl    leave OpenSSL out\n"
-         "  --format FMT    text (default), markdown, csv or json\n"
-         "  --save PREFIX   also write PREFIX.txt, .md, .csv and .json\n"
+         "  --format FMT    text (default), markdown, csv, json or html\n"
+         "  --save PREFIX   also write PREFIX.txt, .md, .csv, .json, .html\n"
          "  --plot FILE     draw a chart, FILE.svg or FILE.png (gnuplot)\n"
          "  --load-extension FILE  load a dynamic cipher module (repeatable)\n"
          "  --no-auto-modules      do not load the module directory\n"
@@ -1190,6 +1190,8 @@ main (int argc, char **argv)
     clock_hz = measure_clock ();
 
   rep = report_new ("cipherbench");
+  report_provenance (rep, argc, argv);
+  report_set_provenance (rep, "libgcrypt", gcry_check_version (NULL));
   for (m = 0; m < N_MODES; m++)
     if (opt.mode_on[m])
       snprintf (modes_text + strlen (modes_text),
@@ -1256,10 +1258,13 @@ main (int argc, char **argv)
 
   add_results_table (rep);
   add_summary_table (rep);
+  if (opt.plot)
+    {
+      draw ();
+      report_add_chart (rep, opt.plot);
+    }
   report_print (rep, opt.format, stdout);
   if (opt.save)
     report_save (rep, opt.save);
-  if (opt.plot)
-    draw ();
   return 0;
 }

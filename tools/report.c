@@ -1,10 +1,11 @@
-/* report.c - benchmark tables as aligned text, Markdown, CSV or JSON
+/* report.c - benchmark tables as aligned text, Markdown, CSV, JSON or HTML
  *
  * See report.h.  Text is what a person reads in a terminal: notes as
  * "# " lines, then columns padded to the widest cell.  Markdown is the
  * same table for doc/benchmarks.md.  CSV and JSON are for programs:
  * every column, numbers without units, missing cells as "n/a" (CSV)
- * or null (JSON).
+ * or null (JSON).  HTML is the page a reader would rather look at:
+ * what Markdown shows, with the charts inline, readable offline.
  */
 #include <config.h>
 
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "benchutil.h"
+#include "provenance.h"
 #include "report.h"
 
 #define MAX_COLUMNS 64
@@ -55,6 +57,9 @@ struct report
   const char *tool;
   char **notes;
   size_t nnotes;
+  provenance_t prov;
+  char **charts;                /* SVG files for the HTML page.  */
+  size_t ncharts;
   report_table_t *tables, *last;
 };
 
@@ -66,6 +71,55 @@ report_new (const char *tool)
 
   rep->tool = tool;
   return rep;
+}
+
+void
+report_provenance (report_t *rep, int argc, char **argv)
+{
+  provenance_collect (&rep->prov, argc, argv);
+}
+
+void
+report_set_provenance (report_t *rep, const char *key, const char *value)
+{
+  provenance_set (&rep->prov, key, value);
+}
+
+/* The provenance field KEY of REP for a person to read.  */
+static const char *
+prov_text (const report_t *rep, const char *key)
+{
+  const char *v = provenance_get (&rep->prov, key);
+
+  return v ? v : "unknown";
+}
+
+/* The provenance as four lines, each begun with LEAD, in the manner
+ * of openssl speed's "built on", "compiler" and "options".  */
+static void
+print_provenance_lines (const report_t *rep, const char *lead, FILE *fp)
+{
+  if (!rep->prov.n)
+    return;
+  fprintf (fp, "%sbuilt on: %s (%s), %s cores, %s\n", lead,
+           prov_text (rep, "cpu"), prov_text (rep, "cpu_flags"),
+           prov_text (rep, "cores"), prov_text (rep, "kernel"));
+  fprintf (fp, "%scompiler: %s, CFLAGS %s\n", lead,
+           prov_text (rep, "compiler"), prov_text (rep, "cflags"));
+  fprintf (fp, "%sversions: sfenc %s, libgcrypt %s, OpenSSL %s, gpg %s,"
+           " rnp %s\n", lead, prov_text (rep, "sfenc"),
+           prov_text (rep, "libgcrypt"), prov_text (rep, "openssl"),
+           prov_text (rep, "gpg"), prov_text (rep, "rnp"));
+  fprintf (fp, "%srun: %s: %s\n", lead, prov_text (rep, "date"),
+           prov_text (rep, "command"));
+}
+
+void
+report_add_chart (report_t *rep, const char *file)
+{
+  rep->charts = bench_xrealloc (rep->charts, rep->ncharts + 1,
+                                sizeof *rep->charts);
+  rep->charts[rep->ncharts++] = bench_xstrdup (file);
 }
 
 void
@@ -212,7 +266,8 @@ format_cell (const report_table_t *tab, size_t row, int col,
     snprintf (buf, buflen, "%s", c->num ? "true" : "false");
   else
     {
-      int for_people = format == REPORT_TEXT || format == REPORT_MARKDOWN;
+      int for_people = format == REPORT_TEXT || format == REPORT_MARKDOWN
+                       || format == REPORT_HTML;
 
       snprintf (buf, buflen, "%.*f%s%s", k->decimals, c->num,
                 k->kind == REPORT_RATIO && for_people ? "x" : "",
@@ -406,6 +461,134 @@ print_json_table (const report_table_t *tab, FILE *fp)
   fputs (tab->nrows ? "\n  ]" : "]", fp);
 }
 
+/* Write S with HTML's special characters escaped.  */
+static void
+print_html_text (const char *s, FILE *fp)
+{
+  for (; *s; s++)
+    switch (*s)
+      {
+      case '<': fputs ("&lt;", fp); break;
+      case '>': fputs ("&gt;", fp); break;
+      case '&': fputs ("&amp;", fp); break;
+      case '"': fputs ("&quot;", fp); break;
+      default: fputc (*s, fp);
+      }
+}
+
+/* A table as HTML: its name in data-table and each cell's column key
+ * in data-key, so that a script (or a test) finds the figures.  */
+static void
+print_html_table (const report_table_t *tab, FILE *fp)
+{
+  char buf[256];
+  size_t r;
+  int c;
+
+  fputs ("<table data-table=\"", fp);
+  print_html_text (tab->name, fp);
+  fputs ("\">\n<caption>", fp);
+  print_html_text (tab->title ? tab->title : tab->name, fp);
+  fputs ("</caption>\n<thead><tr>", fp);
+  for (c = 0; c < tab->ncols; c++)
+    if (shown (tab->cols[c].flags, REPORT_HTML))
+      {
+        fputs ("<th>", fp);
+        print_html_text (tab->cols[c].header, fp);
+        fputs ("</th>", fp);
+      }
+  fputs ("</tr></thead>\n<tbody>\n", fp);
+  for (r = 0; r < tab->nrows; r++)
+    {
+      fputs ("<tr>", fp);
+      for (c = 0; c < tab->ncols; c++)
+        if (shown (tab->cols[c].flags, REPORT_HTML))
+          {
+            format_cell (tab, r, c, REPORT_HTML, buf, sizeof buf);
+            fprintf (fp, "<td%s data-key=\"",
+                     tab->cols[c].kind == REPORT_STR ? "" : " class=\"num\"");
+            print_html_text (tab->cols[c].key, fp);
+            fputs ("\">", fp);
+            print_html_text (buf, fp);
+            fputs ("</td>", fp);
+          }
+      fputs ("</tr>\n", fp);
+    }
+  fputs ("</tbody>\n</table>\n", fp);
+}
+
+/* Copy the SVG file NAME into the page, without its XML declaration,
+ * which may only begin a document.  */
+static void
+print_html_chart (const char *name, FILE *fp)
+{
+  size_t len = strlen (name);
+  char line[4096];
+  FILE *in;
+
+  if (len < 4 || strcmp (name + len - 4, ".svg"))
+    return;
+  in = fopen (name, "r");
+  if (!in)
+    bench_die (name, strerror (errno));
+  fputs ("<figure>\n", fp);
+  while (fgets (line, sizeof line, in))
+    if (strncmp (line, "<?xml", 5))
+      fputs (line, fp);
+  if (ferror (in))
+    bench_die (name, strerror (errno));
+  fclose (in);
+  fputs ("</figure>\n", fp);
+}
+
+static void
+print_html (const report_t *rep, FILE *fp)
+{
+  const report_table_t *tab;
+  size_t i;
+
+  fputs ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+         "<meta charset=\"utf-8\">\n<title>", fp);
+  print_html_text (rep->tool, fp);
+  fputs ("</title>\n<style>\n"
+         "body { font-family: sans-serif; margin: 2em; color: #222; }\n"
+         "table { border-collapse: collapse; margin: 1em 0; }\n"
+         "th, td { border: 1px solid #bbb; padding: 0.2em 0.6em; }\n"
+         "th { background: #eee; }\n"
+         "td.num { text-align: right; font-variant-numeric: tabular-nums; }\n"
+         "caption { text-align: left; font-weight: bold; }\n"
+         "</style>\n</head>\n<body>\n<h1>", fp);
+  print_html_text (rep->tool, fp);
+  fputs ("</h1>\n<ul>\n", fp);
+  for (i = 0; i < rep->nnotes; i++)
+    {
+      fputs ("<li>", fp);
+      print_html_text (rep->notes[i], fp);
+      fputs ("</li>\n", fp);
+    }
+  fputs ("</ul>\n", fp);
+  if (rep->prov.n)
+    {
+      fputs ("<table data-table=\"provenance\">\n<caption>provenance"
+             "</caption>\n<tbody>\n", fp);
+      for (i = 0; i < rep->prov.n; i++)
+        {
+          fputs ("<tr><th>", fp);
+          print_html_text (rep->prov.keys[i], fp);
+          fputs ("</th><td>", fp);
+          print_html_text (rep->prov.values[i], fp);
+          fputs ("</td></tr>\n", fp);
+        }
+      fputs ("</tbody>\n</table>\n", fp);
+    }
+  for (tab = rep->tables; tab; tab = tab->next)
+    if (shown (tab->flags, REPORT_HTML))
+      print_html_table (tab, fp);
+  for (i = 0; i < rep->ncharts; i++)
+    print_html_chart (rep->charts[i], fp);
+  fputs ("</body>\n</html>\n", fp);
+}
+
 void
 report_print (const report_t *rep, enum report_format format, FILE *fp)
 {
@@ -417,6 +600,7 @@ report_print (const report_t *rep, enum report_format format, FILE *fp)
     case REPORT_TEXT:
       for (i = 0; i < rep->nnotes; i++)
         fprintf (fp, "# %s\n", rep->notes[i]);
+      print_provenance_lines (rep, "# ", fp);
       for (i = 0, tab = rep->tables; tab; tab = tab->next)
         if (shown (tab->flags, REPORT_TEXT))
           {
@@ -428,6 +612,7 @@ report_print (const report_t *rep, enum report_format format, FILE *fp)
     case REPORT_MARKDOWN:
       for (i = 0; i < rep->nnotes; i++)
         fprintf (fp, "- %s\n", rep->notes[i]);
+      print_provenance_lines (rep, "- ", fp);
       for (tab = rep->tables; tab; tab = tab->next)
         if (shown (tab->flags, REPORT_MARKDOWN))
           {
@@ -446,6 +631,15 @@ report_print (const report_t *rep, enum report_format format, FILE *fp)
     case REPORT_JSON:
       fputs ("{\n  \"tool\": ", fp);
       print_json_string (rep->tool, fp);
+      fputs (",\n  \"provenance\": {", fp);
+      for (i = 0; i < rep->prov.n; i++)
+        {
+          fputs (i ? ",\n    " : "\n    ", fp);
+          print_json_string (rep->prov.keys[i], fp);
+          fputs (": ", fp);
+          print_json_string (rep->prov.values[i], fp);
+        }
+      fputs (rep->prov.n ? "\n  }" : "}", fp);
       fputs (",\n  \"notes\": [", fp);
       for (i = 0; i < rep->nnotes; i++)
         {
@@ -459,6 +653,9 @@ report_print (const report_t *rep, enum report_format format, FILE *fp)
           print_json_table (tab, fp);
         }
       fputs ("\n}\n", fp);
+      break;
+    case REPORT_HTML:
+      print_html (rep, fp);
       break;
     }
   fflush (fp);
@@ -474,7 +671,8 @@ report_save (const report_t *rep, const char *prefix)
   } files[] =
     {
       { ".txt", REPORT_TEXT }, { ".md", REPORT_MARKDOWN },
-      { ".csv", REPORT_CSV }, { ".json", REPORT_JSON }
+      { ".csv", REPORT_CSV }, { ".json", REPORT_JSON },
+      { ".html", REPORT_HTML }
     };
   size_t i;
 
@@ -504,5 +702,7 @@ report_parse_format (const char *option, const char *s)
     return REPORT_CSV;
   if (!strcmp (s, "json"))
     return REPORT_JSON;
-  bench_die (option, "text, markdown, csv or json expected");
+  if (!strcmp (s, "html"))
+    return REPORT_HTML;
+  bench_die (option, "text, markdown, csv, json or html expected");
 }

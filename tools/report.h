@@ -1,11 +1,12 @@
-/* report.h - benchmark tables as aligned text, Markdown, CSV or JSON
+/* report.h - benchmark tables as aligned text, Markdown, CSV, JSON or HTML
  *
  * A report is a list of notes (what was measured and how) and one or
  * more named tables.  A table has typed columns; a cell is a string, a
  * number, a truth value or missing, and a missing cell prints as "n/a"
  * (null in JSON), optionally followed by a footnote mark.  Detail
- * columns and detail tables appear only in CSV and JSON, so the text
- * and Markdown output stays narrow and short enough to read.
+ * columns and detail tables appear only in CSV and JSON, so the text,
+ * Markdown and HTML output stays narrow and short enough to read.  The
+ * HTML page is self-contained: its charts are inline SVG.
  */
 #ifndef REPORT_H
 #define REPORT_H
@@ -17,7 +18,8 @@ enum report_format
     REPORT_TEXT,
     REPORT_MARKDOWN,
     REPORT_CSV,
-    REPORT_JSON
+    REPORT_JSON,
+    REPORT_HTML
   };
 
 enum report_col_kind
@@ -35,6 +37,19 @@ typedef struct report report_t;
 typedef struct report_table report_table_t;
 
 report_t *report_new (const char *tool);
+
+/* Record where the results come from (provenance.h) for the command
+ * ARGV of ARGC words; printed in every format but CSV.  */
+void report_provenance (report_t *rep, int argc, char **argv);
+
+/* Set one field of it that the tool knows better ("libgcrypt").  */
+void report_set_provenance (report_t *rep, const char *key,
+                            const char *value);
+
+/* Show the chart in FILE (plot.h) in the HTML page, inline, when it is
+ * SVG (a PNG chart is left out); the file is read when the page is
+ * printed.  */
+void report_add_chart (report_t *rep, const char *file);
 
 /* Add a note line (printf format).  */
 void report_note (report_t *rep, const char *fmt, ...)
@@ -79,11 +94,12 @@ size_t report_nrows (const report_table_t *tab);
  * other, each with its own header line, separated by an empty line.  */
 void report_print (const report_t *rep, enum report_format format, FILE *fp);
 
-/* Write PREFIX.txt, PREFIX.md, PREFIX.csv and PREFIX.json; dies on
- * error.  */
+/* Write PREFIX.txt, PREFIX.md, PREFIX.csv, PREFIX.json and
+ * PREFIX.html; dies on error.  */
 void report_save (const report_t *rep, const char *prefix);
 
-/* Parse "text", "markdown", "csv" or "json"; dies on anything else.  */
+/* Parse "text", "markdown", "csv", "json" or "html"; dies on anything
+ * else.  */
 enum report_format report_parse_format (const char *option, const char *s);
 
 #endif /*REPORT_H*/

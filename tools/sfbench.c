@@ -189,8 +189,8 @@ usage (FILE *fp)
          "  --sfenc PATH        sfenc to measure (default: the one built\n"
          "                      beside sfbench, else sfenc in PATH)\n"
          "  --gpg PATH, --openssl PATH, --rnp PATH   the peers' programs\n"
-         "  --format FMT        text (default), markdown, csv or json\n"
-         "  --save PREFIX       also write PREFIX.txt, .md, .csv and .json\n"
+         "  --format FMT        text (default), markdown, csv, json or html\n"
+         "  --save PREFIX       also write PREFIX.txt, .md, .csv, .json, .html\n"
          "  --plot FILE         draw a chart, FILE.svg or FILE.png (gnuplot)\n"
          "  --passphrase P      the passphrase (default \"sfbench\")\n"
          "  --help              this text\n", fp);
@@ -2047,10 +2047,14 @@ main (int argc, char **argv)
                "no implementation matches --algo and --cipher-impl");
 
   rep = build_report (rows, nrows, maker);
+  report_provenance (rep, argc, argv);
+  if (opt.plot)
+    {
+      draw (rows, nrows);
+      report_add_chart (rep, opt.plot);
+    }
   report_print (rep, opt.format, stdout);
   if (opt.save)
     report_save (rep, opt.save);
-  if (opt.plot)
-    draw (rows, nrows);
   return 0;
 }
