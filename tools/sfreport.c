@@ -412,6 +412,7 @@ plot_combination (const struct combination *cb, const char *file)
   char **cats = bench_xcalloc (cb->nnames, sizeof *cats);
   char **series = bench_xcalloc (cb->nsrc, sizeof *series);
   double *values = bench_xcalloc (cb->nnames * cb->nsrc, sizeof *values);
+  char *label, *p;
   size_t i, j, k;
 
   for (i = 0; i < cb->nnames; i++)
@@ -430,8 +431,13 @@ plot_combination (const struct combination *cb, const char *file)
     }
   for (j = 0; j < cb->nsrc; j++)
     series[j] = sources[cb->src[j]].label;
-  plot_bars (file, bench_xasprintf ("%s: %s", cb->tool, cb->value),
-             cb->value, cb->nnames, cats, cb->nsrc, series, values);
+  /* gnuplot would take an underscore for a subscript.  */
+  label = bench_xstrdup (cb->value);
+  for (p = label; (p = strchr (p, '_')); )
+    *p = ' ';
+  plot_bars (file, bench_xasprintf ("%s: %s", cb->tool, label), label,
+             cb->nnames, cats, cb->nsrc, series, values);
+  free (label);
   for (i = 0; i < cb->nnames; i++)
     free (cats[i]);
   free (cats);
