@@ -10,6 +10,8 @@
 # them); one that is missing is skipped with a loud NOT TESTED, never
 # passed.  Their scripts are in tests/clients/.
 
+load public-key
+
 setup () {
   SFENC=${SFENC:-$BATS_TEST_DIRNAME/../g10/sfenc}
   CLIENTS=$BATS_TEST_DIRNAME/clients
@@ -190,13 +192,7 @@ gpgme () {
   need python3-gpg "$PY" -c 'import gpg'
   head -c 3000000 /dev/urandom > "$T/big"
   gpgme encrypt "$SFENC" "$T/big" "$T/msg"
-  # A message for a public key of another keyring.
-  mkdir -m 700 "$T/keys"
-  gpg --homedir "$T/keys" --batch --quiet --passphrase '' \
-    --quick-gen-key 'Bob <bob@example.org>' future-default default 2> /dev/null
-  gpg --homedir "$T/keys" --batch --quiet --trust-model always \
-    -e -r bob@example.org -o "$T/pkmsg" "$T/in"
-  gpgconf --homedir "$T/keys" --kill gpg-agent > /dev/null 2>&1 || true
+  public_key_message
   local engine
   for engine in "$SFENC" "$GPG"; do
     PASS_GIVEN=wrong run gpgme decrypt "$engine" "$T/msg" "$T/out" callback

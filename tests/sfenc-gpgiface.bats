@@ -8,7 +8,7 @@
 # the same way and compares their status lines, the keywords in order.
 # tests/sfenc-clients.bats drives sfenc through the real clients.
 
-load byte-edit
+load public-key
 
 setup () {
   SFENC=${SFENC:-$BATS_TEST_DIRNAME/../g10/sfenc}
@@ -296,18 +296,6 @@ one_line_error () {
     echo "$output" | grep -q '^\[GNUPG:\] FAILURE ' || { echo "$cmd: $output"; return 1; }
   done
   [ -n "$cmd" ]
-}
-
-# A message for a public key of a keyring of its own, $T/keys, in
-# $T/pkmsg: gpg's key generation, quick with the future-default
-# algorithms (ed25519, cv25519).
-public_key_message () {
-  mkdir -m 700 "$T/keys"
-  gpg --homedir "$T/keys" --batch --quiet --passphrase '' \
-    --quick-gen-key 'Bob <bob@example.org>' future-default default 2> /dev/null
-  gpg --homedir "$T/keys" --batch --quiet --trust-model always \
-    -e -r bob@example.org -o "$T/pkmsg" "$T/in"
-  gpgconf --homedir "$T/keys" --kill gpg-agent > /dev/null 2>&1 || true
 }
 
 @test "gpgiface: a message for a public key ends with gpg's lines for a missing secret key" {
