@@ -148,6 +148,8 @@ choose_blocks (void)
     {
       if (!sf_hwf_disabled ("shani") && sf_sha1_shani_usable ())
         fn = sf_sha1_blocks_shani;
+      else if (!sf_hwf_disabled ("arm-sha1") && sf_sha1_armce_usable ())
+        fn = sf_sha1_blocks_armce;
       else
         fn = sf_sha1_blocks_ref;
       atomic_store_explicit (&chosen_blocks, fn, memory_order_relaxed);
@@ -164,7 +166,13 @@ sf_sha1_blocks (uint32_t state[5], const unsigned char *data, size_t nblocks)
 const char *
 sf_sha1_impl_name (void)
 {
-  return choose_blocks () == sf_sha1_blocks_shani ? "shani" : "ref";
+  sf_sha1_blocks_fn *fn = choose_blocks ();
+
+  if (fn == sf_sha1_blocks_shani)
+    return "shani";
+  if (fn == sf_sha1_blocks_armce)
+    return "armce";
+  return "ref";
 }
 
 

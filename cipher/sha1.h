@@ -1,8 +1,9 @@
 /* sha1.h - sfenc's own SHA-1, for the OpenPGP MDC and bulk hashing
  *
  * SHA-1 as specified in FIPS 180-4 (NIST, 2015), byte-oriented, with a
- * portable implementation (sha1.c) and one using the x86 SHA
- * extensions (sha1-shani.c).  It lives here rather than in libgcrypt
+ * portable implementation (sha1.c), one using the x86 SHA extensions
+ * (sha1-shani.c) and one using the ARMv8 SHA-1 instructions
+ * (sha1-armce.c).  It lives here rather than in libgcrypt
  * so that the streaming pipeline can interleave it with the cipher
  * (DESIGN.md); libgcrypt stays the reference it is tested against.
  * Internal to libsfcipher and the program: not installed.
@@ -51,7 +52,8 @@ void sf_sha1_init (sf_sha1_t *ctx);
 
 /* Start a message hashed by BLOCKS, for tests and benchmarks that
  * compare implementations in one process: sf_sha1_blocks_ref, or
- * sf_sha1_blocks_shani when sf_sha1_shani_usable says so.  */
+ * sf_sha1_blocks_shani or sf_sha1_blocks_armce when its usable
+ * function says so.  */
 void sf_sha1_init_with (sf_sha1_t *ctx, sf_sha1_blocks_fn *blocks);
 
 void sf_sha1_write (sf_sha1_t *ctx, const void *data, size_t len);
@@ -62,12 +64,14 @@ void sf_sha1_final (sf_sha1_t *ctx, unsigned char digest[SF_SHA1_DIGEST_LEN]);
 /* The best usable block function, chosen on the first call of this,
  * sf_sha1_init or sf_sha1_impl_name: SHA-NI when the processor has it
  * and SFENC_DISABLE_HWF names neither "shani" nor "all", else the
- * portable one.  For code that keeps the state itself, such as a
+ * ARMv8 SHA-1 instructions likewise ("arm-sha1"), else the portable
+ * one.  For code that keeps the state itself, such as a
  * cipher mode stitched with the MDC.  */
 void sf_sha1_blocks (uint32_t state[5], const unsigned char *data,
                      size_t nblocks);
 
-/* "shani" or "ref": the implementation sf_sha1_blocks uses.  */
+/* "shani", "armce" or "ref": the implementation sf_sha1_blocks
+ * uses.  */
 const char *sf_sha1_impl_name (void);
 
 /* The portable implementation (sha1.c).  */
@@ -80,6 +84,14 @@ void sf_sha1_blocks_ref (uint32_t state[5], const unsigned char *data,
  * here, only by the choice of sf_sha1_blocks.  */
 int sf_sha1_shani_usable (void);
 void sf_sha1_blocks_shani (uint32_t state[5], const unsigned char *data,
+                           size_t nblocks);
+
+/* The ARMv8 implementation (sha1-armce.c).  Call it only when
+ * sf_sha1_armce_usable returns true: the processor has Advanced SIMD
+ * and the SHA-1 instructions.  As for SHA-NI, SFENC_DISABLE_HWF is
+ * consulted only by the choice of sf_sha1_blocks.  */
+int sf_sha1_armce_usable (void);
+void sf_sha1_blocks_armce (uint32_t state[5], const unsigned char *data,
                            size_t nblocks);
 
 #endif /*SF_SHA1_H*/

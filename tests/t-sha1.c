@@ -1,8 +1,8 @@
 /* t-sha1.c - sfenc's SHA-1 against NIST's answers and libgcrypt
  *
  * Every implementation that can run here is checked: the portable
- * one, SHA-NI when the processor has it, and the one sf_sha1_init
- * picks, both directly and through the dispatching sf_sha1_blocks:
+ * one, SHA-NI or the ARMv8 SHA-1 instructions when the processor has
+ * them, and the one sf_sha1_init picks, both directly and through the dispatching sf_sha1_blocks:
  *   - the NIST CAVP byte-oriented vectors in $srcdir/vectors
  *     (sha1-shortmsg.rsp, sha1-longmsg.rsp), each message hashed in
  *     one write and again in random pieces;
@@ -11,8 +11,9 @@
  *   - 10,000 random messages (lengths 0..3000, one in a hundred up to
  *     128 KiB) written in random pieces at random alignments, against
  *     libgcrypt's gcry_md_hash_buffer.
- * Also: sf_sha1_blocks picks SHA-NI exactly when the processor has it
- * and SFENC_DISABLE_HWF does not name it, sf_sha1_final wipes the
+ * Also: sf_sha1_blocks picks SHA-NI, else the ARMv8 one, exactly
+ * when the processor has it and SFENC_DISABLE_HWF does not name it
+ * ("shani", "arm-sha1"), sf_sha1_final wipes the
  * context, and a call for no block leaves the state as it was.
  */
 #include <config.h>
@@ -32,7 +33,7 @@ struct impl
   sf_sha1_blocks_fn *blocks;
 };
 
-#define MAX_IMPLS 4
+#define MAX_IMPLS 5
 static struct impl impls[MAX_IMPLS];
 static size_t n_impls;
 
@@ -267,8 +268,12 @@ run_contract (void)
   sf_sha1_t ctx;
   size_t i;
 
-  expected_impl = sf_sha1_shani_usable () && !sf_hwf_disabled ("shani")
-                  ? "shani" : "ref";
+  if (sf_sha1_shani_usable () && !sf_hwf_disabled ("shani"))
+    expected_impl = "shani";
+  else if (sf_sha1_armce_usable () && !sf_hwf_disabled ("arm-sha1"))
+    expected_impl = "armce";
+  else
+    expected_impl = "ref";
   check (!strcmp (sf_sha1_impl_name (), expected_impl),
          "sf_sha1_blocks uses %s, expected %s", sf_sha1_impl_name (),
          expected_impl);
@@ -348,6 +353,11 @@ main (void)
     add_impl ("shani", sf_sha1_blocks_shani);
   else
     printf ("%s: shani: UNAVAILABLE on this machine, not tested\n",
+            test_name);
+  if (sf_sha1_armce_usable ())
+    add_impl ("armce", sf_sha1_blocks_armce);
+  else
+    printf ("%s: armce: UNAVAILABLE on this machine, not tested\n",
             test_name);
   add_impl ("sf_sha1_init", NULL);
   add_impl ("sf_sha1_blocks", sf_sha1_blocks);
