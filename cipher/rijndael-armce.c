@@ -730,6 +730,217 @@ static const sf_ocb_t armce_ocb =
     .dec = armce_ocb_dec
   };
 
+/*
+ * CFB stitched with SHA-1 (sfcipher.h, sf_cfb_sha1_t), the SHA-1
+ * rounds coming from sha1-armce-rounds.h.
+ *
+ * CFB encryption is one chain of dependent AES rounds and SHA-1 one
+ * of dependent four-round steps (SHA1C, SHA1P or SHA1M, with SHA1H
+ * for the next e); each leaves the core idle most of the time, so the
+ * encryption kernel runs, per 64 bytes, the four chained AES blocks
+ * with the twenty SHA-1 steps of the same plaintext placed between
+ * their rounds, five per block after every other round, and both
+ * chains are always in flight.  In decryption the AES blocks are
+ * independent: four go through the rounds together, with the steps
+ * of the 64 bytes of plaintext the previous four produced placed two
+ * after each round, so that an in-order core overlaps them too; the
+ * last 64 bytes are hashed after the loop.
+ */
+
+#define FOR_FOUR(OP) do { OP (0); OP (1); OP (2); OP (3); } while (0)
+#define ENC4_(k)                                                        \
+  do                                                                    \
+    {                                                                   \
+      const uint8x16_t rk_ = (k);                                       \
+      FOR_FOUR (AESE_MC_);                                              \
+    }                                                                   \
+  while (0)
+#define ENC4_FINAL_(k)                                                  \
+  do                                                                    \
+    {                                                                   \
+      const uint8x16_t rk_ = (k);                                       \
+      FOR_FOUR (AESE_);                                                 \
+    }                                                                   \
+  while (0)
+
+/* Block J of the CFB encryption chain of cfb_enc_rounds, from the 64
+ * bytes of plaintext at IN to the ciphertext at OUT, with the SHA-1
+ * steps S0 .. S4 after every other round.  The plaintext is read
+ * again for the XOR, which may be after stores to the blocks before
+ * it (in place), never to its own.  */
+#define CFB_ENC_BLOCK_SHA1_(j, s0, s1, s2, s3, s4)                      \
+  do                                                                    \
+    {                                                                   \
+      t = veorq_u8 (vld1q_u8 (in + (j) * AES_BLOCKSIZE), klast);        \
+      ENC1_ (first);                                                    \
+      s0;                                                               \
+      ENC1_ (k1);                                                       \
+      ENC1_ (k2);                                                       \
+      s1;                                                               \
+      ENC1_ (k3);                                                       \
+      ENC1_ (k4);                                                       \
+      s2;                                                               \
+      ENC1_ (k5);                                                       \
+      ENC1_ (k6);                                                       \
+      s3;                                                               \
+      ENC1_ (k7);                                                       \
+      ENC1_ (k8);                                                       \
+      s4;                                                               \
+      if (rounds > 10)                                                  \
+        {                                                               \
+          ENC1_ (k9);                                                   \
+          ENC1_ (k10);                                                  \
+        }                                                               \
+      if (rounds > 12)                                                  \
+        {                                                               \
+          ENC1_ (k11);                                                  \
+          ENC1_ (k12);                                                  \
+        }                                                               \
+      ENC1_FINAL_ (kpen);                                               \
+      c = veorq_u8 (x, t);                                              \
+      vst1q_u8 (out + (j) * AES_BLOCKSIZE, c);                          \
+      first = veorq_u8 (t, k0);                                         \
+    }                                                                   \
+  while (0)
+
+ARMCE_INLINE void
+cfb_enc_sha1_rounds (const armce_context_t *ctx, unsigned int rounds,
+                     unsigned char *iv, unsigned char *out,
+                     const unsigned char *in, size_t nblocks,
+                     uint32_t state[5])
+{
+  ROUND_KEYS_ (ctx->enc_keys);
+  uint8x16_t x = vld1q_u8 (iv), c = x, first = k0, t;
+  SHA1_ARMCE_VARIABLES;
+
+  SHA1_ARMCE_CFB_ENC_LOOP (4, CFB_ENC_BLOCK_SHA1_);
+  vst1q_u8 (iv, c);
+}
+
+/* NBLOCKS is a multiple of four: whole SHA-1 blocks.  */
+ARMCE_TARGET static void
+armce_cfb_enc_sha1 (const void *ctx_arg, unsigned char *iv,
+                    unsigned char *out, const unsigned char *in,
+                    size_t nblocks, uint32_t state[5])
+{
+  const armce_context_t *ctx = ctx_arg;
+
+  BY_ROUNDS_ (cfb_enc_sha1_rounds, ctx, iv, out, in, nblocks, state);
+}
+
+#define HASH_STEP_(n) SHA1_ARMCE_STEP_ ## n
+#define NO_HASH_STEP_(n) ((void)0)
+
+/* The last round key and the ciphertext into block I, stored, and
+ * loaded as message words.  */
+#define DEC_SHA1_LAST_(i)                                               \
+  b ## i = veorq_u8 (b ## i,                                            \
+                     veorq_u8 (klast, vld1q_u8 (in + i * AES_BLOCKSIZE))); \
+  vst1q_u8 (out + i * AES_BLOCKSIZE, b ## i);                           \
+  m ## i = sha1_armce_message (b ## i)
+
+/* Four blocks of CFB decryption from IN to OUT, C holding the
+ * ciphertext before them, with STEP (0) .. STEP (19) placed two after
+ * each of the first nine rounds and the last AESE; then the plaintext
+ * as the message words M0 .. M3 of the next SHA-1 block.  As in
+ * cfb_dec_rounds, the ciphertext is read again, before the store that
+ * may overwrite it, for the XOR.  */
+#define CFB_DEC_FOUR_SHA1_(step)                                        \
+  do                                                                    \
+    {                                                                   \
+      b0 = c;                                                           \
+      b1 = vld1q_u8 (in);                                               \
+      b2 = vld1q_u8 (in + AES_BLOCKSIZE);                               \
+      b3 = vld1q_u8 (in + 2 * AES_BLOCKSIZE);                           \
+      c = vld1q_u8 (in + 3 * AES_BLOCKSIZE);                            \
+      ENC4_ (k0); step (0); step (1);                                   \
+      ENC4_ (k1); step (2); step (3);                                   \
+      ENC4_ (k2); step (4); step (5);                                   \
+      ENC4_ (k3); step (6); step (7);                                   \
+      ENC4_ (k4); step (8); step (9);                                   \
+      ENC4_ (k5); step (10); step (11);                                 \
+      ENC4_ (k6); step (12); step (13);                                 \
+      ENC4_ (k7); step (14); step (15);                                 \
+      ENC4_ (k8); step (16); step (17);                                 \
+      if (rounds > 10)                                                  \
+        {                                                               \
+          ENC4_ (k9);                                                   \
+          ENC4_ (k10);                                                  \
+        }                                                               \
+      if (rounds > 12)                                                  \
+        {                                                               \
+          ENC4_ (k11);                                                  \
+          ENC4_ (k12);                                                  \
+        }                                                               \
+      ENC4_FINAL_ (kpen); step (18); step (19);                         \
+      FOR_FOUR (DEC_SHA1_LAST_);                                        \
+    }                                                                   \
+  while (0)
+
+ARMCE_INLINE void
+cfb_dec_sha1_rounds (const armce_context_t *ctx, unsigned int rounds,
+                     unsigned char *iv, unsigned char *out,
+                     const unsigned char *in, size_t nblocks,
+                     uint32_t state[5])
+{
+  ROUND_KEYS_ (ctx->enc_keys);
+  uint8x16_t b0, b1, b2, b3, c = vld1q_u8 (iv);
+  SHA1_ARMCE_VARIABLES;
+
+  SHA1_ARMCE_LOAD_STATE (state);
+  CFB_DEC_FOUR_SHA1_ (NO_HASH_STEP_);
+  for (nblocks -= 4; nblocks; nblocks -= 4)
+    {
+      in += 4 * AES_BLOCKSIZE;
+      out += 4 * AES_BLOCKSIZE;
+      SHA1_ARMCE_BEGIN_BLOCK;
+      CFB_DEC_FOUR_SHA1_ (HASH_STEP_);
+      SHA1_ARMCE_END_BLOCK;
+    }
+  SHA1_ARMCE_BEGIN_BLOCK;
+  SHA1_ARMCE_STEP_0;
+  SHA1_ARMCE_STEP_1;
+  SHA1_ARMCE_STEP_2;
+  SHA1_ARMCE_STEP_3;
+  SHA1_ARMCE_STEP_4;
+  SHA1_ARMCE_STEP_5;
+  SHA1_ARMCE_STEP_6;
+  SHA1_ARMCE_STEP_7;
+  SHA1_ARMCE_STEP_8;
+  SHA1_ARMCE_STEP_9;
+  SHA1_ARMCE_STEP_10;
+  SHA1_ARMCE_STEP_11;
+  SHA1_ARMCE_STEP_12;
+  SHA1_ARMCE_STEP_13;
+  SHA1_ARMCE_STEP_14;
+  SHA1_ARMCE_STEP_15;
+  SHA1_ARMCE_STEP_16;
+  SHA1_ARMCE_STEP_17;
+  SHA1_ARMCE_STEP_18;
+  SHA1_ARMCE_STEP_19;
+  SHA1_ARMCE_END_BLOCK;
+  SHA1_ARMCE_STORE_STATE (state);
+  vst1q_u8 (iv, c);
+}
+
+ARMCE_TARGET static void
+armce_cfb_dec_sha1 (const void *ctx_arg, unsigned char *iv,
+                    unsigned char *out, const unsigned char *in,
+                    size_t nblocks, uint32_t state[5])
+{
+  const armce_context_t *ctx = ctx_arg;
+
+  BY_ROUNDS_ (cfb_dec_sha1_rounds, ctx, iv, out, in, nblocks, state);
+}
+
+static const sf_cfb_sha1_t armce_cfb_sha1 =
+  {
+    .hwf = "arm-sha1",
+    .usable = sha1_armce_cpu_usable,
+    .enc = armce_cfb_enc_sha1,
+    .dec = armce_cfb_dec_sha1
+  };
+
 #define ARMCE_CONTEXT_SIZE sizeof (armce_context_t)
 #define ARMCE_FUNCS                                                     \
   .encrypt = armce_encrypt,                                             \
@@ -742,6 +953,7 @@ static const sf_ocb_t armce_ocb =
   .cfb_dec = armce_cfb_dec,                                             \
   .ofb = NULL,                                                          \
   .ctr = armce_ctr,                                                     \
+  .cfb_sha1 = &armce_cfb_sha1,                                          \
   .ocb = &armce_ocb
 
 #else /* Not little-endian AArch64 Linux with the intrinsics.  */
