@@ -8,10 +8,10 @@
  * just below 2^64 and just below powers of two (so that every L_i is
  * read), runs of 1 to 700 blocks in random calls, in place or not, at
  * random misalignments; OUT, OFFSET and CHECKSUM must match, both
- * ways.  The aesni implementations must offer an entry exactly when
- * they are usable, so a run that silently took the generic path
- * fails.  (Whole OCB messages through the entries, against RFC 7253
- * and libgcrypt, are t-aead's.)
+ * ways.  The aesni and armce implementations must offer an entry
+ * exactly when they are usable, so a run that silently took the
+ * generic path fails.  (Whole OCB messages through the entries,
+ * against RFC 7253 and libgcrypt, are t-aead's.)
  *
  * The table: a model entry written from the contract is accepted and
  * each deliberate flaw in it (data, offset, checksum, either way) is
@@ -176,7 +176,8 @@ check_entry (const sf_cipher_spec_t *spec, const sf_ocb_t *entry)
           spec->name, spec->impl, CASES_PER_SPEC);
 }
 
-/* Every usable entry; the aesni ones must be there when they can.  */
+/* Every usable entry; the aesni and armce ones must be there when
+ * they can.  */
 static void
 check_all_entries (void)
 {
@@ -189,10 +190,11 @@ check_all_entries (void)
       const sf_cipher_spec_t *spec = e->spec;
       const sf_ocb_t *entry = sf_spec_ocb (spec);
 
-      if (!strcmp (spec->impl, "aesni"))
-        check (!entry == !sf_spec_usable (spec), "%s (aesni): OCB entry %s"
+      if (!strcmp (spec->impl, "aesni") || !strcmp (spec->impl, "armce"))
+        check (!entry == !sf_spec_usable (spec), "%s (%s): OCB entry %s"
                " though the implementation is %susable", spec->name,
-               entry ? "present" : "missing", entry ? "not " : "");
+               spec->impl, entry ? "present" : "missing",
+               entry ? "not " : "");
       if (!entry)
         continue;
       check_entry (spec, entry);

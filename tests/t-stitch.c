@@ -15,8 +15,10 @@
  * implementations and the ref CAST5, 3DES, Blowfish and Twofish must run
  * their stitched kernels exactly when the processor has the SHA
  * extensions and SFENC_DISABLE_HWF does not turn them (or AES-NI)
- * off, so a run that silently took the generic path everywhere
- * fails.
+ * off, and on AArch64 the armce implementations exactly when it has
+ * the SHA-1 instructions and SFENC_DISABLE_HWF turns off neither
+ * "arm-sha1" nor "arm-aes", so a run that silently took the generic
+ * path everywhere fails.
  *
  * The table: the model entry is accepted and each deliberate flaw in
  * it (ciphertext, plaintext, hash state, chaining value) is refused
@@ -243,8 +245,9 @@ check_abi_versions (void)
  */
 
 /* The implementations that carry a stitched entry on this processor
- * family: AES-NI, and the one-block CFB chains of CAST5, 3DES,
- * Blowfish and Twofish.  */
+ * family: on x86, AES-NI, and the one-block CFB chains of CAST5, 3DES,
+ * Blowfish and Twofish; on AArch64, the Cryptography Extensions'
+ * AES.  */
 static int
 has_stitched_entry (const sf_cipher_spec_t *spec)
 {
@@ -255,6 +258,8 @@ has_stitched_entry (const sf_cipher_spec_t *spec)
                   || !strcmp (spec->name, "3DES")
                   || !strcmp (spec->name, "BLOWFISH")
                   || !strcmp (spec->name, "TWOFISH"))));
+#elif defined(__aarch64__)
+  return !strcmp (spec->impl, "armce");
 #else
   (void)spec;
   return 0;
@@ -277,14 +282,20 @@ check_stitched_where_expected (void)
 
       if (!has_stitched_entry (spec))
         continue;
+#ifdef __aarch64__
+      expected = sf_spec_usable (spec) && sf_sha1_armce_usable ()
+                 && !sf_hwf_disabled ("arm-sha1");
+#else
       expected = sf_spec_usable (spec) && sf_sha1_shani_usable ()
                  && !sf_hwf_disabled ("shani");
+#endif
       check ((sf_spec_cfb_sha1 (spec) != NULL) == expected,
              "%s (%s): stitched entry %s", spec->name, spec->impl,
              expected ? "missing" : "used although disabled");
       n += expected;
     }
-  printf ("%s: %zu specs stitched with SHA-NI\n", test_name, n);
+  printf ("%s: %zu specs stitched with the SHA-1 instructions\n", test_name,
+          n);
 }
 
 /* The length of the next piece when LEFT bytes remain: now and then
