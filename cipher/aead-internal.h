@@ -3,9 +3,9 @@
  * aead.c keeps the handle, its states and the checks common to every
  * mode, and calls a mode's functions (struct aead_mode_ops) only when
  * the call is valid.  The helpers below are the block-level pieces
- * more than one mode uses.  GHASH, GCM's hash, has two
- * implementations (ghash.c, ghash-pclmul.c) that the tests and the
- * benchmark also reach directly.
+ * more than one mode uses.  GHASH, GCM's hash, has several
+ * implementations (ghash.c, ghash-pclmul.c, ghash-pmull.c) that the
+ * tests and the benchmark also reach directly.
  */
 #ifndef SF_AEAD_INTERNAL_H
 #define SF_AEAD_INTERNAL_H
@@ -40,8 +40,8 @@ struct sf_ghash_key
 
 /* Set KEY for H with the best usable implementation: VPCLMULQDQ when
  * the processor has it and SFENC_DISABLE_HWF names neither "vpclmul",
- * "pclmul" nor "all", else PCLMULQDQ likewise, else the portable one.
- * Chosen once.  */
+ * "pclmul" nor "all", else PCLMULQDQ likewise, else the ARMv8 PMULL
+ * likewise ("arm-pmull"), else the portable one.  Chosen once.  */
 void sf_ghash_setkey (sf_ghash_key_t *key, const unsigned char h[AEAD_BLOCK]);
 
 /* sf_ghash_impl_name (aead.h) says which it chose.  */
@@ -69,6 +69,12 @@ void sf_ghash_setkey_pclmul (sf_ghash_key_t *key,
 int sf_ghash_vpclmul_usable (void);
 void sf_ghash_setkey_vpclmul (sf_ghash_key_t *key,
                               const unsigned char h[AEAD_BLOCK]);
+
+/* The ARMv8 polynomial multiplication one (ghash-pmull.c), when
+ * sf_ghash_pmull_usable says so; likewise without SFENC_DISABLE_HWF.  */
+int sf_ghash_pmull_usable (void);
+void sf_ghash_setkey_pmull (sf_ghash_key_t *key,
+                            const unsigned char h[AEAD_BLOCK]);
 
 
 /*

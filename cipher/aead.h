@@ -88,9 +88,9 @@ gpg_error_t sf_aead_checktag (sf_aead_hd_t hd, const void *tag,
 /* "OCB", "EAX", "GCM"; "?" for anything else.  */
 const char *sf_aead_mode_name (enum sf_aead_mode mode);
 
-/* "vpclmul", "pclmul" or "ref": the GHASH implementation GCM uses
- * here, chosen once (SFENC_DISABLE_HWF=vpclmul or =pclmul narrow the
- * choice).  */
+/* "vpclmul", "pclmul", "pmull" or "ref": the GHASH implementation
+ * GCM uses here, chosen once (SFENC_DISABLE_HWF=vpclmul, =pclmul or
+ * =arm-pmull narrow the choice).  */
 const char *sf_ghash_impl_name (void);
 
 #endif /*SF_AEAD_H*/

@@ -155,7 +155,10 @@ sf_ghash_setkey_ref (sf_ghash_key_t *key, const unsigned char h[AEAD_BLOCK])
  * The choice, made on first use as sha1.c makes its own.
  */
 
-enum { CHOICE_UNKNOWN, CHOICE_REF, CHOICE_PCLMUL, CHOICE_VPCLMUL };
+enum
+  {
+    CHOICE_UNKNOWN, CHOICE_REF, CHOICE_PCLMUL, CHOICE_VPCLMUL, CHOICE_PMULL
+  };
 
 static _Atomic int chosen;
 
@@ -168,12 +171,13 @@ choice (void)
     {
       /* VPCLMULQDQ is the same instruction on wider registers: turning
        * off "pclmul" turns it off too.  */
-      if (sf_hwf_disabled ("pclmul") || !sf_ghash_pclmul_usable ())
-        c = CHOICE_REF;
-      else if (!sf_hwf_disabled ("vpclmul") && sf_ghash_vpclmul_usable ())
-        c = CHOICE_VPCLMUL;
+      if (!sf_hwf_disabled ("pclmul") && sf_ghash_pclmul_usable ())
+        c = !sf_hwf_disabled ("vpclmul") && sf_ghash_vpclmul_usable ()
+            ? CHOICE_VPCLMUL : CHOICE_PCLMUL;
+      else if (!sf_hwf_disabled ("arm-pmull") && sf_ghash_pmull_usable ())
+        c = CHOICE_PMULL;
       else
-        c = CHOICE_PCLMUL;
+        c = CHOICE_REF;
       atomic_store_explicit (&chosen, c, memory_order_relaxed);
     }
   return c;
@@ -190,6 +194,9 @@ sf_ghash_setkey (sf_ghash_key_t *key, const unsigned char h[AEAD_BLOCK])
     case CHOICE_PCLMUL:
       sf_ghash_setkey_pclmul (key, h);
       break;
+    case CHOICE_PMULL:
+      sf_ghash_setkey_pmull (key, h);
+      break;
     default:
       sf_ghash_setkey_ref (key, h);
       break;
@@ -203,6 +210,7 @@ sf_ghash_impl_name (void)
     {
     case CHOICE_VPCLMUL: return "vpclmul";
     case CHOICE_PCLMUL: return "pclmul";
+    case CHOICE_PMULL: return "pmull";
     default: return "ref";
     }
 }

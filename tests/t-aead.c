@@ -23,7 +23,7 @@
  *     so that every mix of an OCB entry's runs of 32, 16, 8 and 1
  *     blocks and a partial block comes;
  *   - GCM's counter wrapping in its last 32 bits within a message;
- *   - GHASH, portable, PCLMULQDQ and VPCLMULQDQ, against the bitwise
+ *   - GHASH, portable, PCLMULQDQ, VPCLMULQDQ and PMULL, against the bitwise
  *     algorithm of SP 800-38D, and its choice obeying
  *     SFENC_DISABLE_HWF;
  *   - the calls the API refuses.
@@ -720,7 +720,8 @@ static const char *
 expected_ghash (void)
 {
   if (!sf_ghash_pclmul_usable () || sf_hwf_disabled ("pclmul"))
-    return "ref";
+    return sf_ghash_pmull_usable () && !sf_hwf_disabled ("arm-pmull")
+           ? "pmull" : "ref";
   if (!sf_ghash_vpclmul_usable () || sf_hwf_disabled ("vpclmul"))
     return "pclmul";
   return "vpclmul";
@@ -739,6 +740,11 @@ check_ghash (void)
     check_ghash_impl ("vpclmul", sf_ghash_setkey_vpclmul);
   else
     printf ("%s: GHASH (vpclmul): UNAVAILABLE on this machine, not tested\n",
+            test_name);
+  if (sf_ghash_pmull_usable ())
+    check_ghash_impl ("pmull", sf_ghash_setkey_pmull);
+  else
+    printf ("%s: GHASH (pmull): UNAVAILABLE on this machine, not tested\n",
             test_name);
   check (!strcmp (sf_ghash_impl_name (), expected_ghash ()),
          "GHASH chose %s, not %s", sf_ghash_impl_name (), expected_ghash ());
