@@ -2,7 +2,8 @@
  *
  * Every implementation that can run here is checked: the portable
  * one, SHA-NI or the ARMv8 SHA-1 instructions when the processor has
- * them, and the one sf_sha1_init picks, both directly and through the dispatching sf_sha1_blocks:
+ * them, and the one sf_sha1_init picks, both directly and through
+ * the dispatching sf_sha1_blocks:
  *   - the NIST CAVP byte-oriented vectors in $srcdir/vectors
  *     (sha1-shortmsg.rsp, sha1-longmsg.rsp), each message hashed in
  *     one write and again in random pieces;
