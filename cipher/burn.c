@@ -69,6 +69,36 @@ clear_vector_registers (void)
                       ::: "memory");
 # endif
 }
+#elif defined(__aarch64__)
+/* The round keys of rijndael-armce.c live in the SIMD registers.  The
+ * compiler saves and restores the low halves of v8-v15, which the
+ * procedure call standard makes the callee's to keep, around the asm:
+ * what comes back there is the caller's own.  */
+static void
+clear_vector_registers (void)
+{
+  __asm__ volatile ("movi v0.16b, #0\n\tmovi v1.16b, #0\n\t"
+                    "movi v2.16b, #0\n\tmovi v3.16b, #0\n\t"
+                    "movi v4.16b, #0\n\tmovi v5.16b, #0\n\t"
+                    "movi v6.16b, #0\n\tmovi v7.16b, #0\n\t"
+                    "movi v8.16b, #0\n\tmovi v9.16b, #0\n\t"
+                    "movi v10.16b, #0\n\tmovi v11.16b, #0\n\t"
+                    "movi v12.16b, #0\n\tmovi v13.16b, #0\n\t"
+                    "movi v14.16b, #0\n\tmovi v15.16b, #0\n\t"
+                    "movi v16.16b, #0\n\tmovi v17.16b, #0\n\t"
+                    "movi v18.16b, #0\n\tmovi v19.16b, #0\n\t"
+                    "movi v20.16b, #0\n\tmovi v21.16b, #0\n\t"
+                    "movi v22.16b, #0\n\tmovi v23.16b, #0\n\t"
+                    "movi v24.16b, #0\n\tmovi v25.16b, #0\n\t"
+                    "movi v26.16b, #0\n\tmovi v27.16b, #0\n\t"
+                    "movi v28.16b, #0\n\tmovi v29.16b, #0\n\t"
+                    "movi v30.16b, #0\n\tmovi v31.16b, #0"
+                    ::: "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7",
+                      "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15",
+                      "v16", "v17", "v18", "v19", "v20", "v21", "v22",
+                      "v23", "v24", "v25", "v26", "v27", "v28", "v29",
+                      "v30", "v31", "memory");
+}
 #else
 static void
 clear_vector_registers (void)
