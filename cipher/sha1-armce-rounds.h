@@ -40,9 +40,12 @@
  * steps before it, so other work may go between steps; a stitched
  * CFB kernel places them with SHA1_ARMCE_CFB_ENC_LOOP
  * (SHA1_ARMCE_LOAD_BLOCK, then SHA1_ARMCE_OVER_4_BLOCKS or
- * SHA1_ARMCE_OVER_8_BLOCKS).  The variables fit in the 32 vector and
- * 31 general registers, so nothing of the message reaches the stack
- * to be wiped; as with SHA-NI, the registers themselves are not.
+ * SHA1_ARMCE_OVER_8_BLOCKS).  The variables take seven vector and
+ * four general registers: alone (sha1-armce.c) they leave nothing of
+ * the message on the stack to be wiped (GCC 12 uses none), and as with
+ * SHA-NI the registers themselves are not wiped.  A kernel keeping
+ * many more vectors live (round keys, several blocks) should check
+ * that its compiler does not spill them.
  */
 #ifndef SF_SHA1_ARMCE_ROUNDS_H
 #define SF_SHA1_ARMCE_ROUNDS_H
