@@ -40,8 +40,8 @@
  * steps before it, so other work may go between steps; a stitched
  * CFB kernel places them with SHA1_ARMCE_CFB_ENC_LOOP
  * (SHA1_ARMCE_LOAD_BLOCK, then SHA1_ARMCE_OVER_4_BLOCKS or
- * SHA1_ARMCE_OVER_8_BLOCKS).  The variables take seven vector and
- * four general registers: alone (sha1-armce.c) they leave nothing of
+ * SHA1_ARMCE_OVER_8_BLOCKS).  The variables are six vectors and three
+ * 32-bit words: alone (sha1-armce.c) they leave nothing of
  * the message on the stack to be wiped (GCC 12 uses none), and as with
  * SHA-NI the registers themselves are not wiped.  A kernel keeping
  * many more vectors live (round keys, several blocks) should check
