@@ -45,6 +45,7 @@
 
 #include "sfcipher.h"
 #include "rijndael-kats.h"
+#include "rijndael-expand.h"
 
 #define AES_BLOCKSIZE 16
 #define AES_MAX_ROUNDS 14
@@ -72,13 +73,6 @@ typedef struct
   int use_vaes;
   int use_vaes512;
 } aesni_context_t;
-
-/* Round constants of the key expansion, x^(i-1) in GF(2^8) (FIPS-197
- * 5.2); 10 are enough for the 128-bit key, fewer for the longer keys.  */
-static const unsigned char rcon[10] =
-  {
-    0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36
-  };
 
 
 static int
@@ -145,7 +139,7 @@ storeu (unsigned char *p, __m128i x)
  * little-endian machine the first byte of a word is its low byte.
  */
 
-AESNI_INLINE uint32_t
+AESNI_TARGET static uint32_t
 sub_word (uint32_t w)
 {
   __m128i x = _mm_set1_epi32 ((int)w);
@@ -157,25 +151,11 @@ sub_word (uint32_t w)
 AESNI_TARGET static void
 expand_key (aesni_context_t *ctx, const unsigned char *key, size_t keylen)
 {
-  uint32_t w[4 * (AES_MAX_ROUNDS + 1)];
-  unsigned int nk = keylen / 4;
-  unsigned int rounds = nk + 6;
-  unsigned int nwords = 4 * (rounds + 1);
+  uint32_t w[RIJNDAEL_MAX_WORDS];
+  unsigned int rounds = rijndael_expand_key (w, key, keylen, sub_word);
   unsigned int i;
 
   ctx->rounds = rounds;
-  memcpy (w, key, keylen);
-  for (i = nk; i < nwords; i++)
-    {
-      uint32_t temp = w[i - 1];
-
-      if (i % nk == 0)
-        /* RotWord moves the first byte, the low one here, last.  */
-        temp = sub_word ((temp >> 8) | (temp << 24)) ^ rcon[i / nk - 1];
-      else if (nk > 6 && i % nk == 4)
-        temp = sub_word (temp);
-      w[i] = w[i - nk] ^ temp;
-    }
 
   for (i = 0; i <= rounds; i++)
     ctx->enc_keys[i] = _mm_loadu_si128 ((const __m128i *)(w + 4 * i));

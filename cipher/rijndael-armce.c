@@ -51,6 +51,7 @@
 
 #include "sfcipher.h"
 #include "rijndael-kats.h"
+#include "rijndael-expand.h"
 /* Decides, for the AES instructions as for SHA-1, whether this
  * compiler can enable them per function on this target; declares
  * nothing where it cannot.  */
@@ -78,13 +79,6 @@ typedef struct
   unsigned int rounds;
 } armce_context_t;
 
-/* Round constants of the key expansion, x^(i-1) in GF(2^8) (FIPS-197
- * 5.2); 10 are enough for the 128-bit key, fewer for the longer keys.  */
-static const unsigned char rcon[10] =
-  {
-    0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36
-  };
-
 
 static int
 armce_usable (void)
@@ -98,7 +92,7 @@ armce_usable (void)
  * little-endian machine the first byte of a word is its low byte.
  */
 
-ARMCE_INLINE uint32_t
+ARMCE_TARGET static uint32_t
 sub_word (uint32_t w)
 {
   uint8x16_t x = vreinterpretq_u8_u32 (vdupq_n_u32 (w));
@@ -110,25 +104,11 @@ sub_word (uint32_t w)
 ARMCE_TARGET static void
 expand_key (armce_context_t *ctx, const unsigned char *key, size_t keylen)
 {
-  uint32_t w[4 * (AES_MAX_ROUNDS + 1)];
-  unsigned int nk = keylen / 4;
-  unsigned int rounds = nk + 6;
-  unsigned int nwords = 4 * (rounds + 1);
+  uint32_t w[RIJNDAEL_MAX_WORDS];
+  unsigned int rounds = rijndael_expand_key (w, key, keylen, sub_word);
   unsigned int i;
 
   ctx->rounds = rounds;
-  memcpy (w, key, keylen);
-  for (i = nk; i < nwords; i++)
-    {
-      uint32_t temp = w[i - 1];
-
-      if (i % nk == 0)
-        /* RotWord moves the first byte, the low one here, last.  */
-        temp = sub_word ((temp >> 8) | (temp << 24)) ^ rcon[i / nk - 1];
-      else if (nk > 6 && i % nk == 4)
-        temp = sub_word (temp);
-      w[i] = w[i - nk] ^ temp;
-    }
 
   for (i = 0; i <= rounds; i++)
     ctx->enc_keys[i] = vld1q_u8 ((const uint8_t *)(w + 4 * i));

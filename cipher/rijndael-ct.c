@@ -58,6 +58,7 @@
 
 #include "sfcipher.h"
 #include "rijndael-kats.h"
+#include "rijndael-expand.h"
 
 #define AES_BLOCKSIZE 16
 #define AES_MAX_ROUNDS 14
@@ -534,31 +535,12 @@ sub_word (uint32_t w)
 static void
 expand_key (ct_context_t *ctx, const unsigned char *key, size_t keylen)
 {
-  uint32_t w[4 * (AES_MAX_ROUNDS + 1)];
-  unsigned int nk = keylen / 4;
-  unsigned int rounds = nk + 6;
-  unsigned int nwords = 4 * (rounds + 1);
-  uint32_t rcon = 1;
-  unsigned int i, r;
+  uint32_t w[RIJNDAEL_MAX_WORDS];
+  unsigned int rounds = rijndael_expand_key (w, key, keylen, sub_word);
+  unsigned int r;
   int b;
 
   ctx->rounds = rounds;
-  for (i = 0; i < nk; i++)
-    w[i] = load_le32 (key + 4 * i);
-  for (i = nk; i < nwords; i++)
-    {
-      uint32_t temp = w[i - 1];
-
-      if (i % nk == 0)
-        {
-          temp = sub_word ((temp >> 8) | (temp << 24)) ^ rcon;
-          /* The next power of x, reduced as in 4.2.1.  */
-          rcon = (rcon << 1) ^ (0x11b & -(rcon >> 7));
-        }
-      else if (nk > 6 && i % nk == 4)
-        temp = sub_word (temp);
-      w[i] = w[i - nk] ^ temp;
-    }
 
   for (r = 0; r <= rounds; r++)
     {

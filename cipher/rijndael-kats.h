@@ -1,8 +1,9 @@
 /* rijndael-kats.h - known answers and names shared by the AES modules
  *
- * Included by rijndael.c and rijndael-aesni.c: the two implementations
- * of one algorithm answer to the same names and must meet the same
- * known answers, so both come from here.
+ * Included by every AES module (rijndael.c, rijndael-aesni.c,
+ * rijndael-armce.c, rijndael-ct.c): the implementations of one
+ * algorithm answer to the same names and must meet the same known
+ * answers, so all come from here.
  */
 #ifndef RIJNDAEL_KATS_H
 #define RIJNDAEL_KATS_H
