@@ -26,8 +26,9 @@ esac
 # Runtime and development packages; the C library is the target's own
 # loader and libc for running under qemu-user (the cross compiler
 # links against its own copy, libc6-dev-ARCH-cross, of the same
-# version).
-packages="libc6 libgcc-s1
+# version); the target's valgrind, with the C library's symbols it
+# needs, for the constant-time check (tests/ctgrind.sh).
+packages="libc6 libgcc-s1 valgrind libc6-dbg
 libgcrypt20 libgcrypt20-dev
 libgpg-error0 libgpg-error-dev
 zlib1g zlib1g-dev
