@@ -161,8 +161,9 @@ typedef void (*sf_bulk_iv_t) (const void *ctx, unsigned char *iv,
  *
  * Either function may be NULL, not both.  HWF and USABLE are as in
  * the spec, for what the entry needs beyond the spec itself (the SHA
- * instructions: "shani"); the entry is used only when the spec and
- * the entry are both usable, and only for full-block CFB.  */
+ * instructions: "shani" on x86, "arm-sha1" on ARMv8); the entry is
+ * used only when the spec and the entry are both usable, and only for
+ * full-block CFB.  */
 typedef void (*sf_cfb_sha1_fn_t) (const void *ctx, unsigned char *iv,
                                   unsigned char *out,
                                   const unsigned char *in, size_t nblocks,
