@@ -13,6 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/utsname.h>
+#if defined(__aarch64__) && defined(__linux__)
+# include <sys/auxv.h>
+# include <asm/hwcap.h>
+#endif
 
 #include "benchutil.h"
 #include "provenance.h"
@@ -141,25 +145,79 @@ pick_flags (const char *flags, char *buf, size_t size)
 }
 
 
+/* The /proc/cpuinfo field that lists the features of the processor
+ * this program was built for.  Under qemu-user the file is the host's,
+ * so a program that finds only another architecture's field runs
+ * emulated.  */
+#if defined(__x86_64__) || defined(__i386__)
+# define OWN_FLAGS_FIELD "flags"
+#elif defined(__aarch64__)
+# define OWN_FLAGS_FIELD "Features"
+#elif defined(__s390x__)
+# define OWN_FLAGS_FIELD "features"
+#else
+# define OWN_FLAGS_FIELD NULL
+#endif
+
+/* The processor's features as the kernel gives them to the program,
+ * which qemu-user emulates too; empty where there is no such list.  */
+static void
+hwcap_flags (char *buf, size_t size)
+{
+#if defined(__aarch64__) && defined(__linux__)
+  static const struct { unsigned long bit; const char *name; } caps[] =
+    {
+      { HWCAP_AES, "aes" }, { HWCAP_PMULL, "pmull" }, { HWCAP_SHA1, "sha1" },
+      { HWCAP_SHA2, "sha2" }, { HWCAP_ASIMD, "asimd" }
+    };
+  unsigned long hwcap = getauxval (AT_HWCAP);
+  size_t i;
+
+  *buf = 0;
+  for (i = 0; i < sizeof caps / sizeof *caps; i++)
+    if (hwcap & caps[i].bit)
+      snprintf (buf + strlen (buf), size - strlen (buf), "%s%s",
+                *buf ? " " : "", caps[i].name);
+#else
+  (void)size;
+  *buf = 0;
+#endif
+}
+
 static void
 collect_machine (provenance_t *prov)
 {
-  char buf[4096], picked[512];
+  char buf[4096], model[256], picked[512];
   struct utsname un;
+  int emulated;
 
-  if (cpuinfo_field ("model name", buf, sizeof buf)
-      || cpuinfo_field ("CPU part", buf, sizeof buf))
-    provenance_set (prov, "cpu", buf);
-  else
-    provenance_set (prov, "cpu", UNKNOWN);
-  if (cpuinfo_field ("flags", buf, sizeof buf)
-      || cpuinfo_field ("Features", buf, sizeof buf))
+  if (!cpuinfo_field ("model name", model, sizeof model)
+      && !cpuinfo_field ("CPU part", model, sizeof model))
+    snprintf (model, sizeof model, UNKNOWN);
+  emulated = OWN_FLAGS_FIELD && !cpuinfo_field (OWN_FLAGS_FIELD, buf, sizeof buf)
+             && (cpuinfo_field ("flags", buf, sizeof buf)
+                 || cpuinfo_field ("Features", buf, sizeof buf)
+                 || cpuinfo_field ("features", buf, sizeof buf));
+  if (emulated)
     {
-      pick_flags (buf, picked, sizeof picked);
-      provenance_set (prov, "cpu_flags", picked);
+      /* The host's name and flags would describe another machine.  */
+      snprintf (buf, sizeof buf, "emulated (host: %s)", model);
+      provenance_set (prov, "cpu", buf);
+      hwcap_flags (picked, sizeof picked);
+      provenance_set (prov, "cpu_flags", *picked ? picked : UNKNOWN);
     }
   else
-    provenance_set (prov, "cpu_flags", UNKNOWN);
+    {
+      provenance_set (prov, "cpu", model);
+      if (cpuinfo_field ("flags", buf, sizeof buf)
+          || cpuinfo_field ("Features", buf, sizeof buf))
+        {
+          pick_flags (buf, picked, sizeof picked);
+          provenance_set (prov, "cpu_flags", picked);
+        }
+      else
+        provenance_set (prov, "cpu_flags", UNKNOWN);
+    }
   snprintf (buf, sizeof buf, "%ld", sysconf (_SC_NPROCESSORS_ONLN));
   provenance_set (prov, "cores", buf);
   if (!uname (&un))
