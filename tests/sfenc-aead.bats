@@ -17,6 +17,7 @@
 #  - memory stays under 32 MiB for a 1 GiB stream.
 
 load byte-edit
+load emulator
 
 setup_file () {
   # The Camellia module, built from its source against the tree's
@@ -25,7 +26,10 @@ setup_file () {
   umask 022
   cp -r "${top_srcdir:-$BATS_TEST_DIRNAME/..}/tools/camellia-module" "$CAMELLIA_DIR"
   chmod -R u+w,go-w "$CAMELLIA_DIR"
-  make -s -C "$CAMELLIA_DIR" \
+  # The build's compiler and include paths, so that a cross build's
+  # sfenc can load it.
+  make -s -C "$CAMELLIA_DIR" ${SF_MODULE_CC:+CC="$SF_MODULE_CC"} \
+    ${SF_MODULE_CPPFLAGS:+CPPFLAGS="$SF_MODULE_CPPFLAGS"} \
     SFCIPHER_CFLAGS="-I${top_srcdir:-$BATS_TEST_DIRNAME/..}/cipher" \
     > "$CAMELLIA_DIR/build.log" 2>&1 \
     || { cat "$CAMELLIA_DIR/build.log" >&3; return 1; }
@@ -441,12 +445,14 @@ assert_tamper_refused () {
     /usr/bin/time -f %M -o "$T/rss-d" "${SF[@]}" -d | wc -c > "$T/count"
   echo "bytes $(cat "$T/count"), max RSS -c $(cat "$T/rss-c") KiB, -d $(cat "$T/rss-d") KiB"
   [ "$(cat "$T/count")" -eq 1073741824 ]
-  [ "$(cat "$T/rss-c")" -lt 32768 ]
-  [ "$(cat "$T/rss-d")" -lt 32768 ]
+  [ "$(cat "$T/rss-c")" -lt "$(rss_limit 32768)" ]
+  [ "$(cat "$T/rss-d")" -lt "$(rss_limit 32768)" ]
 }
 
 @test "sfenc-aead: sfbench --aead OCB: sfenc's AEAD rows beside gpg's CFB" {
   local sfbench=${SFBENCH:-$BATS_TEST_DIRNAME/../tools/sfbench}
+  [ -z "${SF_EMULATOR:-}" ] \
+    || skip "a cross build: sfbench is a program of the target, and a speed measured under emulation means nothing"
   run "$sfbench" --size 1 --runs 1 --algo AES256 --aead OCB --no-openssl --format csv
   echo "$output"
   [ "$status" -eq 0 ]
