@@ -205,6 +205,30 @@ sha1_armce_message (uint8x16_t bytes)
 #define SHA1_ARMCE_STEP_19                                              \
   SHA1_ARMCE_SCHEDULE_FOUR_ROUNDS (vsha1pq_u32, SHA1_ARMCE_K3, m3, m0, m1, m2)
 
+/* The twenty steps of one block in order, for code that places
+ * nothing between them.  */
+#define SHA1_ARMCE_ALL_STEPS                                            \
+  SHA1_ARMCE_STEP_0;                                                    \
+  SHA1_ARMCE_STEP_1;                                                    \
+  SHA1_ARMCE_STEP_2;                                                    \
+  SHA1_ARMCE_STEP_3;                                                    \
+  SHA1_ARMCE_STEP_4;                                                    \
+  SHA1_ARMCE_STEP_5;                                                    \
+  SHA1_ARMCE_STEP_6;                                                    \
+  SHA1_ARMCE_STEP_7;                                                    \
+  SHA1_ARMCE_STEP_8;                                                    \
+  SHA1_ARMCE_STEP_9;                                                    \
+  SHA1_ARMCE_STEP_10;                                                   \
+  SHA1_ARMCE_STEP_11;                                                   \
+  SHA1_ARMCE_STEP_12;                                                   \
+  SHA1_ARMCE_STEP_13;                                                   \
+  SHA1_ARMCE_STEP_14;                                                   \
+  SHA1_ARMCE_STEP_15;                                                   \
+  SHA1_ARMCE_STEP_16;                                                   \
+  SHA1_ARMCE_STEP_17;                                                   \
+  SHA1_ARMCE_STEP_18;                                                   \
+  SHA1_ARMCE_STEP_19
+
 /* The sixty-four bytes at P, one SHA-1 block, into M0..M3.  A stitched
  * CFB kernel loads the whole block before it stores any ciphertext,
  * so that it may work in place.  */

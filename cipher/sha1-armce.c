@@ -38,26 +38,7 @@ sf_sha1_blocks_armce (uint32_t state[5], const unsigned char *data,
     {
       SHA1_ARMCE_BEGIN_BLOCK;
       SHA1_ARMCE_LOAD_BLOCK (data);
-      SHA1_ARMCE_STEP_0;
-      SHA1_ARMCE_STEP_1;
-      SHA1_ARMCE_STEP_2;
-      SHA1_ARMCE_STEP_3;
-      SHA1_ARMCE_STEP_4;
-      SHA1_ARMCE_STEP_5;
-      SHA1_ARMCE_STEP_6;
-      SHA1_ARMCE_STEP_7;
-      SHA1_ARMCE_STEP_8;
-      SHA1_ARMCE_STEP_9;
-      SHA1_ARMCE_STEP_10;
-      SHA1_ARMCE_STEP_11;
-      SHA1_ARMCE_STEP_12;
-      SHA1_ARMCE_STEP_13;
-      SHA1_ARMCE_STEP_14;
-      SHA1_ARMCE_STEP_15;
-      SHA1_ARMCE_STEP_16;
-      SHA1_ARMCE_STEP_17;
-      SHA1_ARMCE_STEP_18;
-      SHA1_ARMCE_STEP_19;
+      SHA1_ARMCE_ALL_STEPS;
       SHA1_ARMCE_END_BLOCK;
     }
   SHA1_ARMCE_STORE_STATE (state);
