@@ -17,6 +17,7 @@
 #include <gcrypt.h>
 
 #include "error.h"
+#include "options.h"
 #include "argon2.h"
 
 /* Threads one slice may use besides the calling one.  */
@@ -40,6 +41,22 @@ argon2_min_memory_exp (unsigned int parallelism)
   while ((1u << bits) < parallelism)
     bits++;
   return 3 + bits;
+}
+
+
+unsigned long long
+argon2_work_kib (unsigned int t, unsigned int m)
+{
+  return (unsigned long long)t << m;
+}
+
+
+int
+argon2_work_allowed (unsigned int t, unsigned int m)
+{
+  unsigned long long most = opt.argon2_max_work_mib;
+
+  return argon2_work_kib (t, m) <= most << 10;
 }
 
 

@@ -150,12 +150,46 @@ find_cipher (const sf_cipher_spec_t **r_spec)
 }
 
 
+/* Check the Argon2 options for a message sfenc can read back.  */
+static gpg_error_t
+check_argon2_options (void)
+{
+  if (opt.argon2_m < (int)argon2_min_memory_exp (opt.argon2_p))
+    return fail (gpg_error (GPG_ERR_INV_ARG), "--s2k-argon2-memory",
+                 "%d lanes need at least 2^%u KiB", opt.argon2_p,
+                 argon2_min_memory_exp (opt.argon2_p));
+  if (!argon2_work_allowed (opt.argon2_t, opt.argon2_m))
+    return fail (gpg_error (GPG_ERR_TOO_LARGE), "--s2k-argon2-passes",
+                 "%d passes over 2^%d KiB are %llu MiB of work, more than"
+                 " --s2k-argon2-max-work %lu", opt.argon2_t, opt.argon2_m,
+                 argon2_work_kib (opt.argon2_t, opt.argon2_m) >> 10,
+                 opt.argon2_max_work_mib);
+  return 0;
+}
+
+
+/* Simple S2K hashes the passphrase unsalted: RFC 9580 3.7.3 forbids
+ * writing it, so its messages (SKESK v6) refuse it, and the others
+ * warn as gpg does.  */
+static gpg_error_t
+check_simple_s2k (void)
+{
+  if (opt.aead_algo && opt.aead_skesk_version == 6)
+    return fail (gpg_error (GPG_ERR_INV_ARG), "--s2k-mode",
+                 "RFC 9580 forbids simple S2K (mode 0) in its messages;"
+                 " use 1, 3 or argon2");
+  log_warning ("WARNING: simple S2K mode (0) is strongly discouraged");
+  return 0;
+}
+
+
 /* Choose the S2K of the options and make the salt.  */
 static gpg_error_t
 make_s2k (s2k_t *s2k)
 {
   const char *name = opt.s2k_digest_algo ? opt.s2k_digest_algo
                      : opt.digest_algo;
+  gpg_error_t err = 0;
 
   memset (s2k, 0, sizeof *s2k);
   s2k->mode = opt.s2k_mode;
@@ -168,11 +202,12 @@ make_s2k (s2k_t *s2k)
   s2k->argon2_t = opt.argon2_t;
   s2k->argon2_p = opt.argon2_p;
   s2k->argon2_m = opt.argon2_m;
-  if (s2k->mode == S2K_ARGON2
-      && opt.argon2_m < (int)argon2_min_memory_exp (opt.argon2_p))
-    return fail (gpg_error (GPG_ERR_INV_ARG), "--s2k-argon2-memory",
-                 "%d lanes need at least 2^%u KiB", opt.argon2_p,
-                 argon2_min_memory_exp (opt.argon2_p));
+  if (s2k->mode == S2K_ARGON2)
+    err = check_argon2_options ();
+  else if (s2k->mode == S2K_SIMPLE)
+    err = check_simple_s2k ();
+  if (err)
+    return err;
   gcry_create_nonce (s2k->salt, sizeof s2k->salt);
   return 0;
 }

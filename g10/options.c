@@ -66,6 +66,7 @@ enum opt_id
     O_S2K_ARGON2_PASSES,
     O_S2K_ARGON2_PARALLELISM,
     O_S2K_ARGON2_MEMORY,
+    O_S2K_ARGON2_MAX_WORK,
     O_AEAD_ALGO,
     O_AEAD_FORMAT,
     O_CHUNK_SIZE,
@@ -259,6 +260,8 @@ static const struct option_def options[] =
       "Argon2 lanes (default 4)" },
     { O_S2K_ARGON2_MEMORY, 0, "s2k-argon2-memory", "N",
       "Argon2 memory of 2^N KiB (default 16: 64 MiB)" },
+    { O_S2K_ARGON2_MAX_WORK, 0, "s2k-argon2-max-work", "MIB",
+      "most Argon2 work, passes x memory, to accept (default 8192)" },
     { O_AEAD_FORMAT, 0, "aead-format", "NAME",
       "with --aead-algo: rfc9580 (default) or librepgp" },
     { O_CHUNK_SIZE, 0, "chunk-size", "N",
@@ -368,6 +371,7 @@ options_set_defaults (void)
   opt.argon2_t = DEFAULT_ARGON2_PASSES;
   opt.argon2_p = DEFAULT_ARGON2_LANES;
   opt.argon2_m = DEFAULT_ARGON2_MEMORY_EXP;
+  opt.argon2_max_work_mib = ARGON2_DEFAULT_MAX_WORK_MIB;
   opt.aead_skesk_version = 6;
   opt.chunk_octet = DEFAULT_CHUNK_SIZE - 6;
   opt.compress_level = -1;
@@ -675,6 +679,11 @@ apply_number (enum opt_id id, const char *name, const char *arg)
     case O_S2K_ARGON2_MEMORY:
       return set_int (&opt.argon2_m, name, arg, argon2_min_memory_exp (1),
                       ARGON2_MAX_MEMORY_EXP);
+    case O_S2K_ARGON2_MAX_WORK:
+      err = parse_number (name, arg, 1, ARGON2_MAX_WORK_MIB, &v);
+      if (!err)
+        opt.argon2_max_work_mib = v;
+      break;
     case O_CHUNK_SIZE:
       err = parse_number (name, arg, 6, AEAD_MAX_CHUNK_OCTET + 6, &v);
       if (!err)

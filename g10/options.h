@@ -32,6 +32,7 @@ struct options
   int s2k_mode;
   unsigned long s2k_count;
   int argon2_t, argon2_p, argon2_m;     /* --s2k-argon2-*.  */
+  unsigned long argon2_max_work_mib;    /* --s2k-argon2-max-work.  */
   int aead_algo;                /* --aead-algo: 0 writes SEIPD v1.  */
   int aead_skesk_version;       /* --aead-format: 6 RFC 9580, 5 LibrePGP.  */
   int chunk_octet;              /* --chunk-size minus 6.  */

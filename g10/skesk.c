@@ -42,7 +42,7 @@ too_short (void)
 
 
 /* Check the Argon2 parameters of S2K as RFC 9580 3.7.1.4 requires,
- * and against the memory sfenc is willing to spend.  */
+ * and against the memory and the work sfenc is willing to spend.  */
 static gpg_error_t
 check_argon2 (const s2k_t *s2k)
 {
@@ -55,6 +55,11 @@ check_argon2 (const s2k_t *s2k)
     return fail (gpg_error (GPG_ERR_NOT_SUPPORTED), WHAT,
                  "Argon2 S2K with 2^%u KiB of memory is not supported"
                  " (at most 2^%d KiB)", m, ARGON2_MAX_MEMORY_EXP);
+  if (!argon2_work_allowed (t, m))
+    return fail (gpg_error (GPG_ERR_TOO_LARGE), WHAT,
+                 "Argon2 S2K with t=%u, p=%u, m=%u is %llu MiB of work,"
+                 " more than --s2k-argon2-max-work %lu", t, p, m,
+                 argon2_work_kib (t, m) >> 10, opt.argon2_max_work_mib);
   return 0;
 }
 

@@ -268,6 +268,51 @@ assert_tamper_refused () {
   assert_error "sfenc: --s2k-argon2-passes: 0 is out of range (1..255)"
 }
 
+@test "sfenc-aead: Argon2 work beyond --s2k-argon2-max-work is refused before any is done" {
+  # RFC 9580's ranges allow 255 passes over 2 GiB: a quarter of an hour
+  # of work before a wrong passphrase could be reported.
+  "${SF[@]}" -c --s2k-mode argon2 --s2k-argon2-memory 10 --aead-algo OCB -o "$T/m" "$T/in-300"
+  set_byte "$T/m" 24 255
+  set_byte "$T/m" 26 21
+  run timeout 10 "${SF[@]}" -d "$T/m"
+  assert_error "sfenc: decryption failed: Argon2 S2K with t=255, p=4, m=21 is 522240 MiB of work, more than --s2k-argon2-max-work 8192"
+  # The same in a v4 SKESK (t, p, m at offsets 21, 22, 23).
+  "${SF[@]}" -c --s2k-mode argon2 --s2k-argon2-memory 10 -o "$T/m4" "$T/in-300"
+  set_byte "$T/m4" 21 255
+  set_byte "$T/m4" 23 21
+  run timeout 10 "${SF[@]}" -d "$T/m4"
+  assert_error "sfenc: decryption failed: Argon2 S2K with t=255, p=4, m=21 is 522240 MiB of work, more than --s2k-argon2-max-work 8192"
+  # 5 passes over 64 MiB: refused under a limit of 300 MiB, read with 320.
+  "${SF[@]}" -c --s2k-mode argon2 --s2k-argon2-passes 5 --aead-algo OCB -o "$T/m5" "$T/in-300"
+  run "${SF[@]}" -d --s2k-argon2-max-work 300 "$T/m5"
+  assert_error "sfenc: decryption failed: Argon2 S2K with t=5, p=4, m=16 is 320 MiB of work, more than --s2k-argon2-max-work 300"
+  "${SF[@]}" -d --s2k-argon2-max-work 320 -o "$T/out5" "$T/m5"
+  cmp "$T/in-300" "$T/out5"
+  # sfenc does not write what it would not read.
+  run "${SF[@]}" -c --s2k-mode argon2 --s2k-argon2-passes 255 --s2k-argon2-memory 21 "$T/in-300"
+  assert_error "sfenc: --s2k-argon2-passes: 255 passes over 2^21 KiB are 522240 MiB of work, more than --s2k-argon2-max-work 8192"
+  run "${SF[@]}" -d --s2k-argon2-max-work 0 "$T/m5"
+  assert_error "sfenc: --s2k-argon2-max-work: 0 is out of range (1..522240)"
+}
+
+@test "sfenc-aead: simple S2K is refused in RFC 9580 messages and discouraged elsewhere" {
+  run "${SF[@]}" -c --s2k-mode 0 --aead-algo OCB -o "$T/m" "$T/in-300"
+  assert_error "sfenc: --s2k-mode: RFC 9580 forbids simple S2K (mode 0) in its messages; use 1, 3 or argon2"
+  [ ! -e "$T/m" ]
+  for format in "" "--aead-algo OCB --aead-format librepgp"; do
+    rm -f "$T/m"
+    run "${SF[@]}" -c --s2k-mode 0 $format -o "$T/m" "$T/in-300"
+    [ "$status" -eq 0 ]
+    [ "$output" = "sfenc: WARNING: simple S2K mode (0) is strongly discouraged" ]
+    "${SF[@]}" -d -o "$T/out" --yes "$T/m"
+    cmp "$T/in-300" "$T/out"
+  done
+  # -q silences the warning, as in gpg.
+  run "${SF[@]}" -q -c --s2k-mode 0 -o "$T/mq" "$T/in-300"
+  [ "$status" -eq 0 ]
+  [ -z "$output" ]
+}
+
 @test "sfenc-aead: chunks swapped, dropped or modified are refused; checked plaintext only" {
   chunked_message
   tamper "$T/msg" "$T/bad" swap
