@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "log.h"
 
 static char message[FAIL_MESSAGE_MAX];
 
@@ -19,22 +20,28 @@ static char message[FAIL_MESSAGE_MAX];
 gpg_error_t
 fail (gpg_error_t err, const char *what, const char *fmt, ...)
 {
+  char raw[FAIL_MESSAGE_MAX];
   va_list ap;
   int n;
 
   if (*message)
     return err;
-  n = snprintf (message, sizeof message, "%s: ", what);
-  if (n < 0 || (size_t)n >= sizeof message)
+  n = snprintf (raw, sizeof raw, "%s: ", what);
+  if (n < 0 || (size_t)n >= sizeof raw)
     return err;
   if (fmt)
     {
       va_start (ap, fmt);
-      vsnprintf (message + n, sizeof message - n, fmt, ap);
+      vsnprintf (raw + n, sizeof raw - n, fmt, ap);
       va_end (ap);
     }
   else
-    snprintf (message + n, sizeof message - n, "%s", gpg_strerror (err));
+    snprintf (raw + n, sizeof raw - n, "%s", gpg_strerror (err));
+  /* WHAT and the values in WHY may be a file name or an option value
+   * of the user's, or a name from the message: the message must stay
+   * one line whatever they hold.  */
+  escape_controls ((const unsigned char *)raw, strlen (raw), message,
+                   sizeof message);
   return err;
 }
 

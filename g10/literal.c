@@ -28,33 +28,6 @@
 #define SHOWN_NAME_MAX (4 * LITERAL_NAME_MAX + 1)
 
 
-/* Write NAME of LEN bytes to SHOWN with its control characters
- * escaped.  */
-static void
-escape_name (const unsigned char *name, size_t len, char *shown)
-{
-  static const char controls[] = "\b\n\v\f\r";
-  static const char letters[] = "bnvfr";
-  const char *control;
-  size_t i;
-
-  for (i = 0; i < len; i++)
-    {
-      unsigned char c = name[i];
-
-      if (c >= 0x20 && c != 0x7f)
-        *shown++ = c;
-      else if (!c)
-        shown += sprintf (shown, "\\0");
-      else if ((control = strchr (controls, c)))
-        shown += sprintf (shown, "\\%c", letters[control - controls]);
-      else
-        shown += sprintf (shown, "\\x%02x", c);
-    }
-  *shown = 0;
-}
-
-
 /* Remove the carriage returns from the LEN bytes at BUF; return the
  * length left.  */
 static size_t
@@ -118,7 +91,7 @@ literal_write (reader_t *in, const packet_header_t *hdr, fd_stream_t *out,
     return err;
   format = fields[0];
   status_plaintext (hdr, fields);
-  escape_name (fields + 2, fields[1], shown);
+  escape_controls (fields + 2, fields[1], shown, sizeof shown);
   log_info ("literal data: mode %c, name \"%s\"",
             format >= 0x20 && format < 0x7f ? format : '?', shown);
   return copy_body (&body, format == 't' || format == 'u', out, buf, size);

@@ -251,6 +251,26 @@ teardown () {
   assert_error "sfenc: b: only one input file may be given"
 }
 
+@test "sfenc-errors: names and values with control characters stay on one line" {
+  # Whoever names a file must not add a line of their choosing.
+  run sfenc -d "$(printf 'no\nsfenc: decryption okay')"
+  assert_error 'sfenc: no\nsfenc: decryption okay: No such file or directory'
+  run sfenc -d --batch --passphrase-file "$(printf 'pass\r\033[2Kfile')" "$T/msg"
+  assert_error 'sfenc: pass\r\x1b[2Kfile: No such file or directory'
+  run sfenc -c --cipher-algo "$(printf 'AES\nsfenc: ok')"
+  assert_error "sfenc: --cipher-algo: unknown cipher algorithm 'AES\nsfenc: ok' (see --list-ciphers)"
+  run sfenc -c -z "$(printf '1\t\n2')"
+  assert_error "sfenc: -z: invalid number '1\x09\n2'"
+  run sfenc "$(printf -- '--frob\nnicate')"
+  assert_error 'sfenc: --frob\nnicate: unknown option (see --help)'
+  out=$(printf '%s/out\nput' "$T")
+  : > "$out"
+  run sfenc -d --batch --passphrase secret -o "$out" "$T/msg"
+  [ "$status" -eq 2 ]
+  [ "${#lines[@]}" -eq 1 ]
+  [[ "$output" == "sfenc: $T/out\\nput: "* ]]
+}
+
 @test "sfenc-errors: missing passphrase with --batch, encrypting" {
   run sfenc -c --batch < "$T/plain"
   assert_error "sfenc: passphrase: none given and --batch forbids asking (use --passphrase, --passphrase-fd or --passphrase-file)"
