@@ -448,6 +448,19 @@ assert_tamper_refused () {
   cmp "$T/in-300" "$T/out"
 }
 
+@test "sfenc-aead: rnp 0.16 reads no Argon2 S2K, as sfenc(1) says" {
+  rnp_or_skip
+  case "$(rnp --version | head -n 1)" in
+    "rnp 0.16."*) ;;
+    *) skip "NOT TESTED: the claim is about rnp 0.16; installed: $(rnp --version | head -n 1)" ;;
+  esac
+  "${SF[@]}" -c --s2k-mode argon2 --s2k-argon2-memory 10 --aead-algo OCB \
+    --aead-format librepgp -o "$T/m" "$T/in-300"
+  run "${RNP[@]}" -d --password "pass phrase" --output "$T/out" "$T/m"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"unknown s2k specifier: 4"* ]]
+}
+
 @test "sfenc-aead: Camellia, a module with 128-bit blocks, with AEAD and with rnp" {
   local so="$CAMELLIA_DIR/camellia.so" c
   head -c 100000 /dev/urandom > "$T/in"

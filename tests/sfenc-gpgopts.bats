@@ -132,12 +132,19 @@ canonical_text () {
   done
 }
 
-@test "sfenc-gpgopts: -t takes lines longer than gpg's 19995 bytes" {
+@test "sfenc-gpgopts: -t takes lines of gpg's 19995 bytes and more" {
   need_gpg
   { head -c 30000 /dev/zero | tr '\0' a; printf '\r\nend\n'; } > "$T/long"
   run "${GPG[@]}" -c -t -o "$T/gpg.msg" "$T/long"
   [ "$status" -ne 0 ]
   [[ "$output" == *"can't handle text lines longer than 19995 characters"* ]]
+  # Where gpg's limit lies, as sfenc(1) gives it: 19995 bytes with the
+  # line feed are refused, one fewer is read.
+  { head -c 19994 /dev/zero | tr '\0' a; echo; } > "$T/at-limit"
+  run "${GPG[@]}" -c -t -o "$T/gpg.msg2" "$T/at-limit"
+  [ "$status" -ne 0 ]
+  { head -c 19993 /dev/zero | tr '\0' a; echo; } > "$T/below-limit"
+  "${GPG[@]}" -c -t -o "$T/gpg.msg3" "$T/below-limit"
   "${SF[@]}" -c -t -z 0 -o "$T/msg" "$T/long"
   unwrapped_literal_data "$T/msg" > "$T/lit"
   canonical_text < "$T/long" | cmp - "$T/lit"
