@@ -322,18 +322,22 @@ find_cipher (int algo, const sf_cipher_spec_t **r_spec)
 }
 
 
-/* Recover the session key of SK with PASS into KEY (secure memory of
- * SKESK_MAX_KEY bytes): its length at *R_KEYLEN, the data's cipher at
- * *R_ALGO (0 when the data packet names it).  */
+/* Recover the session key of SK with the passphrase *PASS into KEY
+ * (secure memory of SKESK_MAX_KEY bytes): its length at *R_KEYLEN,
+ * the data's cipher at *R_ALGO (0 when the data packet names it).
+ * The passphrase is released then: nothing needs it while the data
+ * is decrypted.  */
 static gpg_error_t
-session_key (const skesk_t *sk, const char *pass, unsigned char *key,
+session_key (const skesk_t *sk, char **pass, unsigned char *key,
              size_t *r_keylen, int *r_algo)
 {
   const sf_cipher_spec_t *spec;
   gpg_error_t err = find_cipher (sk->cipher_algo, &spec);
 
   if (!err)
-    err = skesk_decrypt (sk, spec, pass, key, r_keylen, r_algo);
+    err = skesk_decrypt (sk, spec, *pass, key, r_keylen, r_algo);
+  passphrase_release (*pass);
+  *pass = NULL;
   return err;
 }
 
@@ -341,7 +345,7 @@ session_key (const skesk_t *sk, const char *pass, unsigned char *key,
 /* Derive the session key from the SKESK and PASS and open the cipher
  * for the encrypted data packet with tag TAG.  */
 static gpg_error_t
-open_cipher (const skesk_t *sk, int tag, const char *pass,
+open_cipher (const skesk_t *sk, int tag, char **pass,
              sf_cipher_hd_t *r_hd)
 {
   gpg_error_t err;
@@ -541,7 +545,7 @@ process_plaintext (reader_t *in, outfile_t *out, unsigned char *buf,
  * *R_UNVERIFIED when its MDC could not be checked.  */
 static gpg_error_t
 decrypt_cfb (packet_body_t *body, int tag, const skesk_t *sk,
-             const char *pass, outfile_t *out, unsigned char *buf,
+             char **pass, outfile_t *out, unsigned char *buf,
              int *r_unverified)
 {
   gpg_error_t err;
@@ -592,7 +596,7 @@ decrypt_cfb (packet_body_t *body, int tag, const skesk_t *sk,
  * Each chunk's plaintext is released only once its tag is checked.  */
 static gpg_error_t
 decrypt_aead (packet_body_t *body, int tag, const skesk_t *sk,
-              const char *pass, outfile_t *out, unsigned char *buf)
+              char **pass, outfile_t *out, unsigned char *buf)
 {
   gpg_error_t err;
   aead_header_t h;
@@ -672,7 +676,7 @@ check_versions (packet_body_t *body, int tag, const skesk_t *sk,
  * passphrase PASS.  */
 static gpg_error_t
 decrypt_packet (reader_t *in, const packet_header_t *hdr, const skesk_t *sk,
-                const char *pass, outfile_t *out)
+                char **pass, outfile_t *out)
 {
   gpg_error_t err;
   packet_body_t body;
@@ -877,7 +881,7 @@ decrypt_to_output (reader_t *r, const packet_header_t *hdr,
   err = outfile_open (&out, opt.output);
   if (err)
     return err;
-  err = decrypt_packet (r, hdr, sk, *pass, &out);
+  err = decrypt_packet (r, hdr, sk, pass, &out);
   if (!err)
     err = expect_no_packet (r, "encrypted data");
   close_err = outfile_close (&out, !err);

@@ -427,11 +427,12 @@ encrypt_seipd1 (fd_stream_t *in, const char *litname, sink_fn_t sink,
 
 
 /* Encrypt IN into the output sink: the SKESK, then the encrypted data
- * packet, SEIPD v1 with CIPHER or AEAD with the session key.  */
+ * packet, SEIPD v1 with CIPHER or AEAD with the session key, which is
+ * wiped as soon as the AEAD writer is keyed.  */
 static gpg_error_t
 encrypt_stream (fd_stream_t *in, const char *litname, sink_fn_t sink,
                 void *sink_ctx, const sf_cipher_spec_t *spec,
-                const skesk_out_t *skesk, sf_cipher_hd_t cipher)
+                skesk_out_t *skesk, sf_cipher_hd_t cipher)
 {
   gpg_error_t err;
   aead_writer_t *aw = NULL;
@@ -445,6 +446,7 @@ encrypt_stream (fd_stream_t *in, const char *litname, sink_fn_t sink,
                           ? PKT_AEAD_ENCRYPTED : PKT_ENCRYPTED_MDC,
                           spec, opt.aead_algo, opt.chunk_octet, skesk->key,
                           sink, sink_ctx);
+  skesk_out_release (skesk);
   if (!err)
     err = write_plaintext (in, litname, aead_writer_sink, aw);
   if (!err)
@@ -530,7 +532,11 @@ encrypt_file (const char *infile)
   if (!err)
     err = make_session_key (&skesk, spec, &s2k);
   if (!err && !opt.aead_algo)
-    err = open_cipher (&cipher, spec, skesk.key);
+    {
+      /* The cipher's key schedule is all that is needed from here.  */
+      err = open_cipher (&cipher, spec, skesk.key);
+      skesk_out_release (&skesk);
+    }
   if (err)
     goto leave;
   log_encryption (spec, &s2k);
@@ -544,6 +550,10 @@ encrypt_file (const char *infile)
     err = encrypt_stream (&in, litname, aw ? armor_writer_sink : fd_sink,
                           aw ? (void *)aw : (void *)&out.stream,
                           spec, &skesk, cipher);
+  /* Every byte is encrypted: the key schedule goes before the output
+   * is closed, not at exit.  */
+  sf_cipher_close (cipher);
+  cipher = NULL;
   if (!err && aw)
     err = armor_writer_finish (aw);
   close_err = outfile_close (&out, !err);

@@ -373,6 +373,20 @@ skesk_decrypt (const skesk_t *sk, const sf_cipher_spec_t *spec,
 }
 
 
+/* Fill KEY with LEN random bytes.  libgcrypt 1.10's generator keeps
+ * the bytes it returned in its pool until its next request mixes the
+ * pool anew, so a second request, whose bytes are dropped, leaves no
+ * copy of the session key there (tests/sfenc-secrets.bats).  */
+static void
+random_session_key (unsigned char *key, size_t len)
+{
+  unsigned char dropped[SKESK_MAX_KEY];
+
+  gcry_randomize (key, len, GCRY_STRONG_RANDOM);
+  gcry_randomize (dropped, sizeof dropped, GCRY_STRONG_RANDOM);
+}
+
+
 /* The fields of a version 5 or 6 SKESK for writing, at BODY; returns
  * their length.  The session key OUT->KEY is made and encrypted.  */
 static gpg_error_t
@@ -389,7 +403,7 @@ make_aead_body (skesk_out_t *out, int version, const sf_cipher_spec_t *spec,
   if (!kek)
     return fail (gpg_error_from_syserror (), "out of secure memory", NULL);
   gcry_create_nonce (iv, ivlen);
-  gcry_randomize (out->key, spec->keylen, GCRY_STRONG_RANDOM);
+  random_session_key (out->key, spec->keylen);
   body[n++] = version;
   if (version == 6)
     body[n++] = 3 + s2klen + ivlen;

@@ -55,6 +55,9 @@ init_libgcrypt (void)
    * unlocked; libgcrypt's multi-line warning would break our one-line
    * error contract, so it stays quiet.  */
   gcry_control (GCRYCTL_DISABLE_SECMEM_WARN);
+  /* The random pool holds the bytes of the session keys it made until
+   * its next request (skesk.c): in secure memory, as gpg keeps it.  */
+  gcry_control (GCRYCTL_USE_SECURE_RNDPOOL);
   gcry_control (GCRYCTL_INIT_SECMEM, SECMEM_SIZE, 0);
   gcry_control (GCRYCTL_INITIALIZATION_FINISHED, 0);
   return 0;
