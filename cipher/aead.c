@@ -267,13 +267,20 @@ aead_double (unsigned char out[AEAD_BLOCK], const unsigned char in[AEAD_BLOCK])
                                          ^ (0x87 & mask));
 }
 
+/* The carry goes through every byte it may reach, whatever their
+ * values: EAX's counter starts at OMAC_K (nonce), a secret.  */
 void
 aead_ctr_increment (struct aead_ctr *c)
 {
   size_t n = AEAD_BLOCK, stop = c->inc32 ? AEAD_BLOCK - 4 : 0;
+  unsigned int carry = 1;
 
-  while (n-- > stop && !++c->ctr[n])
-    ;
+  while (n-- > stop)
+    {
+      carry += c->ctr[n];
+      c->ctr[n] = (unsigned char)carry;
+      carry >>= 8;
+    }
 }
 
 /* NBLOCKS through the spec's bulk CTR, which carries through all 128

@@ -46,6 +46,7 @@
 #include "sfcipher.h"
 #include "rijndael-kats.h"
 #include "rijndael-expand.h"
+#include "rijndael-ctr.h"
 
 #define AES_BLOCKSIZE 16
 #define AES_MAX_ROUNDS 14
@@ -523,8 +524,7 @@ vaes_ctr (const aesni_context_t *ctx, unsigned char *iv, unsigned char *out,
           FOR_EIGHT (Y_COUNTER_);
 #undef Y_COUNTER_
         }
-      hi += lo + 16 < lo;
-      lo += 16;
+      ctr128_add (&hi, &lo, 16);
       VAES_ENCRYPT_EIGHT (k, rounds);
 #define Y_LAST_(i)                                                      \
       storeu256 (out + 32 * i,                                          \
@@ -866,8 +866,7 @@ aesni_ctr (const void *ctx_arg, unsigned char *iv, unsigned char *out,
       b ## i = counter_block (hi + (lo + i < lo), lo + i)
       FOR_EIGHT (COUNTER_);
 #undef COUNTER_
-      hi += lo + 8 < lo;
-      lo += 8;
+      ctr128_add (&hi, &lo, 8);
       ENCRYPT_EIGHT (k, rounds);
 #define LAST_(i)                                                        \
       storeu (out + i * AES_BLOCKSIZE,                                  \
@@ -882,7 +881,7 @@ aesni_ctr (const void *ctx_arg, unsigned char *iv, unsigned char *out,
       __m128i ks = encrypt_block (ctx, counter_block (hi, lo));
 
       storeu (out, _mm_xor_si128 (ks, loadu (in)));
-      hi += ++lo == 0;
+      ctr128_add (&hi, &lo, 1);
     }
   store_be64 (iv, hi);
   store_be64 (iv + 8, lo);

@@ -52,6 +52,7 @@
 #include "sfcipher.h"
 #include "rijndael-kats.h"
 #include "rijndael-expand.h"
+#include "rijndael-ctr.h"
 /* Decides, for the AES instructions as for SHA-1, whether this
  * compiler can enable them per function on this target; declares
  * nothing where it cannot.  */
@@ -546,8 +547,7 @@ ctr_rounds (const armce_context_t *ctx, unsigned int rounds,
           FOR_EIGHT (COUNTER_);
 #undef COUNTER_
         }
-      hi += lo + 8 < lo;
-      lo += 8;
+      ctr128_add (&hi, &lo, 8);
       AES_ROUNDS_ (k0, ENC8_, ENC8_FINAL_);
 #define LAST_(i)                                                        \
       vst1q_u8 (out + i * AES_BLOCKSIZE,                                \
@@ -562,7 +562,7 @@ ctr_rounds (const armce_context_t *ctx, unsigned int rounds,
       x = counter_block (hi, lo);
       AES_ROUNDS_ (k0, ENC1_, ENC1_FINAL_);
       vst1q_u8 (out, veorq_u8 (x, veorq_u8 (klast, vld1q_u8 (in))));
-      hi += ++lo == 0;
+      ctr128_add (&hi, &lo, 1);
     }
   store_be64 (iv, hi);
   store_be64 (iv + 8, lo);

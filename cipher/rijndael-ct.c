@@ -59,6 +59,7 @@
 #include "sfcipher.h"
 #include "rijndael-kats.h"
 #include "rijndael-expand.h"
+#include "rijndael-ctr.h"
 
 #define AES_BLOCKSIZE 16
 #define AES_MAX_ROUNDS 14
@@ -823,8 +824,7 @@ ct_ctr (const void *ctx, unsigned char *iv, unsigned char *out,
       for (l = 0; l < n; l++)
         {
           counter_columns (col + 4 * l, hi, lo);
-          lo++;
-          hi += lo == 0;
+          ctr128_add (&hi, &lo, 1);
         }
       encrypt_columns (ctx, col, n);
       xor_columns (out, in, col, n);

@@ -603,6 +603,7 @@ rijndael_ctr (const void *ctx, unsigned char *iv, unsigned char *out,
               const unsigned char *in, size_t nblocks)
 {
   uint32_t ctr[4], s[4], p[4];
+  uint64_t carry;
   int i;
 
   load_block (ctr, iv);
@@ -615,9 +616,14 @@ rijndael_ctr (const void *ctx, unsigned char *iv, unsigned char *out,
       for (i = 0; i < 4; i++)
         s[i] ^= p[i];
       store_block (out, s);
-      /* Big-endian increment of the whole 128-bit block.  */
-      for (i = 3; i >= 0 && ++ctr[i] == 0; i--)
-        ;
+      /* Big-endian increment of the whole 128-bit block, carried
+       * through every word: the counter may be secret (EAX).  */
+      for (i = 3, carry = 1; i >= 0; i--)
+        {
+          carry += ctr[i];
+          ctr[i] = (uint32_t)carry;
+          carry >>= 32;
+        }
     }
   store_block (iv, ctr);
 }
