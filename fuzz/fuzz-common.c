@@ -47,12 +47,13 @@ fuzz_start (void)
       fail_print (err, "fuzz harness start-up");
       exit (2);
     }
-  memset (&opt, 0, sizeof opt);
+  /* The program's defaults, as parse_command_line starts from them:
+   * zeros would be limits of 0 (--s2k-argon2-max-work).  */
+  options_set_defaults ();
   opt.batch = 1;
   opt.quiet = 1;
   opt.no_auto_modules = 1;
   opt.passphrase = FUZZ_PASSPHRASE;
-  opt.passphrase_fd = -1;
   opt.output = "/dev/null";
 }
 
@@ -135,4 +136,46 @@ fuzz_decrypt (const uint8_t *data, size_t size)
   err = decrypt_file (NULL);
   fuzz_forget_error ();
   return err;
+}
+
+
+size_t
+fuzz_frame (unsigned char *out, int tag, const unsigned char *body,
+            size_t len, enum fuzz_framing framing, unsigned int shift)
+{
+  unsigned char *p = out, header[8];
+  size_t chunk = (size_t)1 << shift, n;
+
+  if (framing == FUZZ_INDETERMINATE && tag == PKT_ENCRYPTED)
+    {
+      *p++ = 0x80 | tag << 2 | 3;
+      memcpy (p, body, len);
+      return p + len - out;
+    }
+  *p++ = 0xc0 | tag;
+  if (framing == FUZZ_PARTIAL || framing == FUZZ_PARTIAL_EMPTY)
+    while (framing == FUZZ_PARTIAL ? len > chunk : len >= chunk)
+      {
+        *p++ = 0xe0 | shift;
+        memcpy (p, body, chunk);
+        p += chunk;
+        body += chunk;
+        len -= chunk;
+      }
+  if (framing == FUZZ_INDETERMINATE)
+    {
+      *p++ = 0xff;
+      *p++ = len >> 24;
+      *p++ = len >> 16;
+      *p++ = len >> 8;
+      *p++ = len;
+    }
+  else
+    {
+      n = packet_header_put (header, 0, len);
+      memcpy (p, header + 1, n - 1);
+      p += n - 1;
+    }
+  memcpy (p, body, len);
+  return p + len - out;
 }

@@ -22,7 +22,9 @@
  *             (SKESK v4, decrypted with --ignore-mdc-error), 2 SEIPD
  *             v2 (SKESK v6), 3 LibrePGP's AEAD packet (SKESK v5);
  *   bits 4-6  K, 0 to 7; for AEAD also the chunk size octet, and the
- *             algorithm: EAX, OCB or GCM (v2), EAX or OCB (v5);
+ *             algorithm: EAX, OCB or GCM (v2), EAX or OCB (v5); SEIPD
+ *             v1 with K = 7 is also decrypted with --ignore-mdc-error,
+ *             where a wrong MDC is only warned about;
  *   bit 7     a wrong MDC, or a wrong final authentication tag.
  */
 #include <config.h>
@@ -172,60 +174,6 @@ aead_body (unsigned char *body, size_t bodysize, int tag, int algo,
 }
 
 
-/* Write the definite length LEN in new format at P; return its size.  */
-static size_t
-put_length (unsigned char *p, size_t len)
-{
-  unsigned char header[8];
-  size_t n = packet_header_put (header, 0, len);
-
-  memcpy (p, header + 1, n - 1);
-  return n - 1;
-}
-
-
-/* Write the packet TAG with BODY (LEN bytes) to OUT as FLAGS say;
- * return its size, at most 2 * LEN + 8.  */
-static size_t
-frame (unsigned char *out, int tag, const unsigned char *body, size_t len,
-       unsigned int flags)
-{
-  unsigned char *p = out;
-  unsigned int shift = (flags >> FLAG_K_SHIFT) & 7;
-  size_t chunk = (size_t)1 << shift;
-  int framing = flags & FLAG_FRAMING;
-
-  if (framing == 3 && tag == PKT_ENCRYPTED)
-    {
-      *p++ = 0x80 | tag << 2 | 3;
-      memcpy (p, body, len);
-      return p + len - out;
-    }
-  *p++ = 0xc0 | tag;
-  if (framing == 1 || framing == 2)
-    while (framing == 1 ? len > chunk : len >= chunk)
-      {
-        *p++ = 0xe0 | shift;
-        memcpy (p, body, chunk);
-        p += chunk;
-        body += chunk;
-        len -= chunk;
-      }
-  if (framing == 3)
-    {
-      *p++ = 0xff;
-      *p++ = len >> 24;
-      *p++ = len >> 16;
-      *p++ = len >> 8;
-      *p++ = len;
-    }
-  else
-    p += put_length (p, len);
-  memcpy (p, body, len);
-  return p + len - out;
-}
-
-
 /* Write to BODY (BODYSIZE bytes) the body of the encrypted data
  * packet of DATA (SIZE bytes) that FLAGS ask for; return its length
  * and set *R_TAG and *R_SKESK.  */
@@ -280,8 +228,12 @@ encrypt_and_decrypt (unsigned int flags, const uint8_t *data, size_t size)
     abort ();
   bodylen = encrypt (body, bodysize, flags, data, size, &tag, &skesk);
   memcpy (msg, skesk->packet, skesk->len);
-  msglen = skesk->len + frame (msg + skesk->len, tag, body, bodylen, flags);
-  opt.ignore_mdc_error = tag == PKT_ENCRYPTED;
+  msglen = skesk->len + fuzz_frame (msg + skesk->len, tag, body, bodylen,
+                                     flags & FLAG_FRAMING,
+                                     (flags >> FLAG_K_SHIFT) & 7);
+  opt.ignore_mdc_error = (tag == PKT_ENCRYPTED
+                          || (skesk == &skesk4
+                              && ((flags >> FLAG_K_SHIFT) & 7) == 7));
   err = fuzz_decrypt (msg, msglen);
   opt.ignore_mdc_error = 0;
   free (msg);

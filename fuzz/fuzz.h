@@ -32,10 +32,10 @@ int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
 /*-- fuzz-common.c --*/
 
-/* Start up once, as sfenc's main does, with OPT set for decrypting
- * with FUZZ_PASSPHRASE to /dev/null; a harness that cannot start
- * says why and exits, as that is no finding.  Every harness calls it
- * first.  */
+/* Start up once, as sfenc's main does, with OPT at sfenc's defaults
+ * but for decrypting with FUZZ_PASSPHRASE to /dev/null; a harness
+ * that cannot start says why and exits, as that is no finding.  Every
+ * harness calls it first.  */
 void fuzz_start (void);
 
 /* Parse the command line ARGV (ARGC entries, ARGV[0] the program)
@@ -66,5 +66,22 @@ gpg_error_t fuzz_drain (reader_t *r, size_t limit);
 
 /* Run DATA through sfenc -d (decrypt_file) as its standard input.  */
 gpg_error_t fuzz_decrypt (const uint8_t *data, size_t size);
+
+/* How fuzz_frame writes the length of a packet.  */
+enum fuzz_framing
+  {
+    FUZZ_DEFINITE,      /* A definite length, new format.  */
+    FUZZ_PARTIAL,       /* Partial body lengths of 2^SHIFT bytes, then a
+                         * definite last part of 1 to 2^SHIFT bytes.  */
+    FUZZ_PARTIAL_EMPTY, /* The same, the last part 0 to 2^SHIFT - 1.  */
+    FUZZ_INDETERMINATE  /* Old format, indeterminate, for tag 9 (SED);
+                         * a five-octet length for the other tags.  */
+  };
+
+/* Write the packet TAG with BODY (LEN bytes) to OUT as FRAMING says;
+ * return its size, at most 2 * LEN + 8.  */
+size_t fuzz_frame (unsigned char *out, int tag, const unsigned char *body,
+                   size_t len, enum fuzz_framing framing,
+                   unsigned int shift);
 
 #endif /*SFENC_FUZZ_H*/

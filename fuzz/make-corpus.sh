@@ -16,8 +16,10 @@
 # packets (S2K mode 1, the session key encrypted under it) in front
 # of rnp's own encrypted data.  The harnesses that see what is inside
 # the encryption (packets, inflate) get it decrypted from these
-# messages, so it is what gpg, rnp and sfenc write.  The option and
-# module corpora are written here.
+# messages, so it is what gpg, rnp and sfenc write.  The option,
+# module, AEAD framing and module loading corpora are written here,
+# and so are shapes no tool writes (nested too deep, cut where a
+# length is due, ...), each for a refusal that no other seed reaches.
 set -eu
 
 if [ $# -ne 1 ] || [ ! -x "$1" ]; then
@@ -63,6 +65,9 @@ gpg_c -c --s2k-mode 1 --cipher-algo AES128 --compress-algo bzip2 -o m/gpg-aes128
 gpg_c -c --s2k-mode 1 --cipher-algo CAST5 --s2k-digest-algo SHA256 -o m/gpg-cast5 short.txt
 gpg_c -c --s2k-mode 1 --cipher-algo TWOFISH -a -o m/gpg-twofish.asc long.txt
 gpg_c -c --rfc2440 --s2k-mode 1 --cipher-algo 3DES -o m/gpg-3des-sed short.txt
+# The largest S2K count, 65011712 bytes of hashing, which a fuzz build
+# caps at 65536 (g10/s2k.c): there the passphrase is wrong.
+gpg_c -c --s2k-mode 3 --s2k-count 65011712 -o m/gpg-s2k-count-max short.txt
 gpg_key () {
   gpg --batch --quiet --pinentry-mode loopback --passphrase '' "$@" 2>/dev/null
 }
@@ -95,7 +100,7 @@ rnp_c --aead=OCB --armor --output rnp-aead.asc short.txt
 rnp_c --armor --output rnp.asc long.txt
 
 "$sfenc" --dump-options > options.txt
-python3 - "$pass" "$here/corpus" <<'PY'
+python3 - "$pass" "$here/corpus" "$sfenc" <<'PY'
 """Rekey rnp's messages, take the packets out of the encryption, and
 write the corpora."""
 import hashlib, os, shutil, subprocess, sys
@@ -222,7 +227,8 @@ def write(corpus, name, data):
         f.write(data)
 
 
-for corpus in ("armor", "decrypt", "packets", "inflate", "options", "module"):
+for corpus in ("armor", "decrypt", "packets", "inflate", "options", "module",
+               "aead", "dynload", "passphrase"):
     shutil.rmtree(os.path.join(out, corpus), ignore_errors=True)
 
 for name in ("r-zlib", "r-two", "r-bzip2", "r-nowrap"):
@@ -339,6 +345,136 @@ write("module", "refused", module([
     spec(priority=300, hwf=b"aesni", drop=8, kats=b"\x05")],
     version=4, whylen=0))
 write("module", "no-specs", module([]))
+
+# Shapes no message above has, each for a refusal of its own.
+# Packets (after fuzz-packets' flag byte): 31 compressed packets
+# (algorithm 0, uncompressed) nested around a literal packet, one more
+# than gpg and sfenc read; and a wrong MDC under --ignore-mdc-error
+# (SEIPD v1 with K = 7).
+literal = header(11, 6 + 5) + b"b\0\0\0\0\0hello"
+nested = literal
+for i in range(31):
+    nested = header(8, 1 + len(nested)) + b"\0" + nested
+write("packets", "nested-31", b"\x00" + nested)
+write("packets", "bad-mdc-ignored", bytes([0x80 | 7 << 4]) + literal)
+
+# Armor: a header line and a line before BEGIN longer than the 1023
+# characters kept; the input ending after the CRC line, before END.
+asc = armored["sfenc-aes256-zlib.asc"]
+write("armor", "long-lines", b"x" * 3000 + b"\n" + asc.replace(
+    b"-----\n\n", b"-----\nComment: " + b"y" * 3000 + b"\n\n", 1))
+write("armor", "no-end-line", asc[:asc.index(b"\n-----END")])
+
+# sfenc -d: the encrypted data in partial lengths of 16 bytes, ending
+# where a length is due.
+with open("m/sfenc-aes128-zip", "rb") as f:
+    msg = f.read()
+skesk, seipd = [raw for tag, raw, body in packets(msg)]
+body = packets(msg)[1][2]
+cut = b""
+while len(body) >= 16:
+    cut += b"\xe4" + body[:16]
+    body = body[16:]
+write("decrypt", "partial-cut", skesk + b"\xd2" + cut)
+
+# The passphrase (fuzz-passphrase.c): the source byte, then its line
+# and the message.
+for name, data in (
+        ("fd", b"\0sfenc fuzz\n" + msg),
+        ("file", b"\1sfenc fuzz\n" + msg),
+        ("fd-crlf", b"\0sfenc fuzz\r\n" + msg),
+        ("fd-long-line", b"\0" + b"z" * 1000 + b"\n" + msg),
+        ("file-no-line-end", b"\1sfenc fuzz"),
+        ("directory", b"\2sfenc fuzz\n" + msg),
+        ("missing", b"\3sfenc fuzz\n" + msg)):
+    write("passphrase", name, data)
+
+# AEAD framing (fuzz-aead.c): the fields, then the edits.
+EDITS = {"cut-before": 1, "cut-in-tag": 2, "drop": 3, "duplicate": 4,
+         "swap": 5, "chunk-octet": 6, "cipher": 7, "aead": 8, "version": 9,
+         "append": 10, "flip": 11, "cut-at": 12}
+
+
+def aead(v5=0, cipher=0, algo=2, framing=0, octet=0, shift=0, n=200,
+         edits=()):
+    return (bytes([v5 | cipher << 1 | algo << 3 | framing << 5, octet, shift,
+                   n >> 8, n & 0xff]) + bytes(range(32, 64))
+            + b"".join(bytes([EDITS[e], a, b]) for e, a, b in edits))
+
+
+for name, data in (
+        ("v2-ocb", aead()),
+        ("v2-eax-aes256-partial", aead(cipher=2, algo=1, octet=1, framing=1,
+                                       shift=5, n=1000)),
+        ("v2-gcm-twofish-whole-chunks", aead(cipher=3, algo=3, n=192 - 9)),
+        ("v5-eax-partial", aead(v5=1, algo=1, framing=2, shift=6, n=300)),
+        ("v5-ocb-aes192-five-octets", aead(v5=1, cipher=1, octet=2,
+                                           framing=3, n=700)),
+        ("v5-gcm", aead(v5=1, algo=3)),
+        ("algo-0", aead(algo=0)),
+        ("chunk-octet-16", aead(octet=16, n=100)),
+        ("chunk-octet-17", aead(octet=17)),
+        ("empty", aead(n=0)),
+        ("partial-cut", aead(framing=4, shift=5)),
+        ("cut-before-final-tag", aead(edits=[("cut-before", 4, 0)])),
+        ("cut-in-tag", aead(edits=[("cut-in-tag", 1, 7)])),
+        ("last-chunk-short", aead(n=1, edits=[("cut-before", 1, 0)])),
+        ("drop", aead(edits=[("drop", 1, 0)])),
+        ("duplicate", aead(edits=[("duplicate", 0, 0)])),
+        ("duplicate-then-drop", aead(edits=[("duplicate", 2, 0),
+                                            ("drop", 3, 0)])),
+        ("swap", aead(v5=1, edits=[("swap", 1, 0)])),
+        ("chunk-octet-after", aead(edits=[("chunk-octet", 0, 1)])),
+        ("session-key-length", aead(edits=[("cipher", 0, 9)])),
+        ("cipher-64-bit", aead(edits=[("cipher", 0, 3)])),
+        ("cipher-unknown", aead(v5=1, edits=[("cipher", 0, 99)])),
+        ("aead-after", aead(edits=[("aead", 0, 1)])),
+        ("version-after", aead(v5=1, edits=[("version", 0, 2)])),
+        ("append", aead(edits=[("append", 0, 15)])),
+        ("flip-salt", aead(edits=[("flip", 0, 9)])),
+        ("cut-at", aead(v5=1, edits=[("cut-at", 0, 100)]))):
+    write("aead", name, data)
+
+
+# Module loading (fuzz-dynload.c): kind, mode, owner, the directories
+# a/ and b/, how it is named, then the contents.
+with open(sys.argv[3], "rb") as f:
+    elf = f.read(64)
+
+
+def dynload(kind=0, mode=0o755, owner=0, dir_a=0, dir_b=0, name=0,
+            contents=elf):
+    return bytes([kind, mode >> 8, mode & 0xff, owner, dir_a, dir_b,
+                  name]) + contents
+
+
+elf32 = elf[:4] + b"\1" + elf[5:]
+for name, data in (
+        ("shared-object", dynload()),
+        ("elf32", dynload(contents=elf32)),
+        ("text", dynload(contents=b"not a module\n")),
+        ("short", dynload(contents=elf[:20])),
+        ("writable", dynload(mode=0o666)),
+        ("mode-4000", dynload(mode=0o4000)),
+        ("other-owner", dynload(owner=1)),
+        ("directory-writable", dynload(dir_a=0o22)),
+        ("directory-other-owner", dynload(dir_a=0x40)),
+        ("directory", dynload(kind=1)),
+        ("link", dynload(kind=2)),
+        ("link-unsafe-target-directory", dynload(kind=2, dir_b=0o02)),
+        ("link-to-directory", dynload(kind=3)),
+        ("dangling-link", dynload(kind=4)),
+        ("link-loop", dynload(kind=5)),
+        ("fifo", dynload(kind=6, mode=0o644)),
+        ("link-outside", dynload(kind=7)),
+        ("hard-link", dynload(kind=8)),
+        ("nothing", dynload(kind=9)),
+        ("bare-name", dynload(name=1)),
+        ("bare-name-no-so", dynload(name=2)),
+        ("nothing-bare-name-no-so", dynload(kind=9, name=2)),
+        ("directory-load", dynload(name=3)),
+        ("dotdot", dynload(name=4))):
+    write("dynload", name, data)
 PY
 
 echo "seed corpora written to $here/corpus:"

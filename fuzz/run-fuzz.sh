@@ -8,6 +8,8 @@
 # what it learns never lands in the source tree.  What it finds (a
 # crash, a sanitizer report, a leak, a hang, an input using too much
 # memory) goes to findings/NAME/ with the log, and the run fails.
+# HARNESS-nohwf runs HARNESS with SFENC_DISABLE_HWF=all, for the
+# portable code, its findings in findings/NAME-nohwf/.
 # FLAGS are extra libFuzzer flags for every harness.
 srcdir=$1
 seconds=$2
@@ -18,34 +20,41 @@ shift 3
 # largest seed.
 max_len () {
   case $1 in
+    aead) echo 64 ;;
     options) echo 1024 ;;
-    module) echo 4096 ;;
+    module|dynload) echo 4096 ;;
     *) echo 16384 ;;
   esac
 }
 
 status=0
-for prog in "$@"; do
-  name=${prog#fuzz-}
+for job in "$@"; do
+  prog=${job%-nohwf}
+  name=${job#fuzz-}
+  corpus=${prog#fuzz-}
+  hwf=
+  if [ "$job" != "$prog" ]; then
+    hwf="env SFENC_DISABLE_HWF=all"
+  fi
   out=findings/$name
   rm -rf "$out"
   mkdir -p "$out"
   scratch=$(mktemp -d) || exit 1
   mkdir "$scratch/corpus"
-  cp "$srcdir/corpus/$name"/* "$scratch/corpus/"
-  if [ -d "$srcdir/regress/$name" ]; then
-    cp "$srcdir/regress/$name"/* "$scratch/corpus/"
+  cp "$srcdir/corpus/$corpus"/* "$scratch/corpus/"
+  if [ -d "$srcdir/regress/$corpus" ]; then
+    cp "$srcdir/regress/$corpus"/* "$scratch/corpus/"
   fi
-  echo "== $prog: $seconds s"
-  # shellcheck disable=SC2086 # FLAGS are words for libFuzzer.
-  ./"$prog" -max_total_time="$seconds" -max_len="$(max_len "$name")" \
+  echo "== $job: $seconds s"
+  # shellcheck disable=SC2086 # FLAGS are words for libFuzzer, HWF for env.
+  $hwf ./"$prog" -max_total_time="$seconds" -max_len="$(max_len "$corpus")" \
     -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$out/" $flags "$scratch/corpus" > "$out/log" 2>&1
   rc=$?
   rm -rf "$scratch"
   grep -E '^#[0-9]+[[:space:]]+DONE|^stat::' "$out/log"
   if [ "$rc" -ne 0 ] || ls "$out" | grep -qv '^log$'; then
-    echo "FAIL: $prog found something (exit $rc); see $out/" >&2
+    echo "FAIL: $job found something (exit $rc); see $out/" >&2
     tail -n 40 "$out/log" >&2
     status=1
   fi

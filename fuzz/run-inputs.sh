@@ -2,10 +2,12 @@
 # run-inputs.sh - make check: run a harness once on each file of its
 # seed corpus (corpus/NAME/) and of past findings (regress/NAME/).
 #
-# Usage: srcdir=DIR run-inputs.sh ./fuzz-NAME
+# Usage: srcdir=DIR nohwf_harnesses=LIST run-inputs.sh ./fuzz-NAME
 # The harness is built with driver.c or with libFuzzer; both run the
 # files they are given once each and fail on a crash or a sanitizer
-# report.
+# report.  When LIST (Makefile.am's) names fuzz-NAME-nohwf, they run
+# a second time with SFENC_DISABLE_HWF=all, for the portable code, as
+# make fuzz runs them (run-fuzz.sh).
 prog=$1
 name=$(basename "$prog")
 name=${name#fuzz-}
@@ -19,4 +21,10 @@ if [ -d "$srcdir/regress/$name" ]; then
   set -- "$@" "$srcdir/regress/$name"/*
 fi
 echo "$prog: $# inputs"
-exec "$prog" "$@"
+"$prog" "$@" || exit
+case " ${nohwf_harnesses-} " in
+  *" fuzz-$name-nohwf "*)
+    echo "$prog: $# inputs with SFENC_DISABLE_HWF=all"
+    SFENC_DISABLE_HWF=all "$prog" "$@"
+    ;;
+esac
