@@ -527,26 +527,11 @@ ctr_rounds (const armce_context_t *ctx, unsigned int rounds,
   for (; nblocks >= 8; nblocks -= 8, in += 8 * AES_BLOCKSIZE,
          out += 8 * AES_BLOCKSIZE)
     {
-      if (lo <= UINT64_MAX - 7)
-        {
-          /* No carry into HI: count in the low lane of the vector.  */
-          const uint64x2_t one = vcombine_u64 (vcreate_u64 (0),
-                                               vcreate_u64 (1));
-          uint64x2_t n = vcombine_u64 (vcreate_u64 (hi), vcreate_u64 (lo));
-
-#define COUNTER_(i)                                                     \
-          b ## i = vrev64q_u8 (vreinterpretq_u8_u64 (n));               \
-          n = vaddq_u64 (n, one)
-          FOR_EIGHT (COUNTER_);
-#undef COUNTER_
-        }
-      else
-        {
-          /* Counter i is HI:LO + i, with the carry into HI.  */
+      /* Counter i is HI:LO + i, with the carry into HI computed, not
+       * branched on: the counter may be secret (EAX).  */
 #define COUNTER_(i) b ## i = counter_block (hi + (lo + i < lo), lo + i)
-          FOR_EIGHT (COUNTER_);
+      FOR_EIGHT (COUNTER_);
 #undef COUNTER_
-        }
       ctr128_add (&hi, &lo, 8);
       AES_ROUNDS_ (k0, ENC8_, ENC8_FINAL_);
 #define LAST_(i)                                                        \
