@@ -86,9 +86,8 @@ compress_set_threads (int nthreads)
 }
 
 
-/* The number of threads to compress with.  */
-static int
-thread_count (void)
+int
+compress_thread_count (void)
 {
   long n = compress_threads;
 
@@ -122,7 +121,7 @@ start_stream (compress_writer_t *cw, int algo, int level)
         log_info ("BZIP2 compression, level %d (libbz2), 1 thread", level);
       return err;
     }
-  nthreads = thread_count ();
+  nthreads = compress_thread_count ();
   err = pdeflate_new (&cw->deflater, algo, level, nthreads,
                       packet_writer_sink, &cw->packet);
   if (!err)

@@ -18,6 +18,10 @@ int compress_algo_from_name (const char *name);
  * until then, one per online processor.  */
 void compress_set_threads (int nthreads);
 
+/* The number of threads that compress, and that decompress while
+ * another decrypts (source-thread.h).  */
+int compress_thread_count (void);
+
 typedef struct compress_writer compress_writer_t;
 
 /* Start a compressed packet of ALGO (ZIP, ZLIB or BZIP2) at LEVEL

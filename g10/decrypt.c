@@ -22,6 +22,8 @@
  * packet: its body -> inflate -> literal packet body (literal.c) ->
  * output.  The last 22 bytes are always held back, still encrypted,
  * so the MDC packet is found at the end of a stream of unknown length.
+ * With --threads, the stages up to the decryption run on a second
+ * thread (source-thread.c) and the rest on the calling one.
  */
 #include <config.h>
 
@@ -52,6 +54,7 @@
 #include "status.h"
 #include "skesk.h"
 #include "seipd2.h"
+#include "source-thread.h"
 
 #define WHAT "decryption failed"
 
@@ -77,6 +80,7 @@ typedef struct decrypt_source
   mdc_t *mdc;           /* NULL for a legacy SED packet.  */
   unsigned char tail[MDC_PACKET_LEN];   /* Ciphertext held back.  */
   size_t taillen;
+  source_thread_t *ahead;       /* Runs cfb_read, with --threads.  */
   int eof;
   int failed;           /* The error came from this stage or below.  */
   int in_place;         /* The output cannot be taken back.  */
@@ -126,26 +130,25 @@ check_mdc (decrypt_source_t *ds)
 }
 
 
+/* Read and decrypt from DS's packet, and hash with its MDC; 0 bytes
+ * at the end of the packet, where the MDC packet is left in DS->TAIL.
+ * A source that touches neither DS->EOF nor DS->FAILED, so that it
+ * can run on a thread of its own.  */
 static gpg_error_t
-decrypt_source_read (void *ctx, unsigned char *buf, size_t size,
-                     size_t *nread)
+cfb_read (void *ctx, unsigned char *buf, size_t size, size_t *nread)
 {
   decrypt_source_t *ds = ctx;
   gpg_error_t err;
   size_t got, total, keep;
 
   *nread = 0;
-  if (ds->eof)
-    return 0;
   if (!ds->mdc)
     {
       err = packet_body_source (ds->body, buf, size, &got);
       if (!err && got)
         err = sf_cipher_decrypt (ds->cipher, buf, buf, got);
-      if (err)
-        ds->failed = 1;
-      ds->eof = !got;
-      *nread = got;
+      if (!err)
+        *nread = got;
       return err;
     }
   if (size <= MDC_PACKET_LEN)
@@ -155,16 +158,8 @@ decrypt_source_read (void *ctx, unsigned char *buf, size_t size,
       memcpy (buf, ds->tail, ds->taillen);
       err = packet_body_source (ds->body, buf + ds->taillen,
                                 size - ds->taillen, &got);
-      if (err)
-        {
-          ds->failed = 1;
-          return err;
-        }
-      if (!got)
-        {
-          ds->eof = 1;
-          return check_mdc (ds);
-        }
+      if (err || !got)
+        return err;
       total = ds->taillen + got;
       keep = total < MDC_PACKET_LEN ? total : MDC_PACKET_LEN;
       /* What may be the MDC packet stays encrypted: decrypting only
@@ -172,16 +167,42 @@ decrypt_source_read (void *ctx, unsigned char *buf, size_t size,
        * position, as stitched code needs them.  */
       err = mdc_decrypt (ds->mdc, buf, buf, total - keep);
       if (err)
-        {
-          ds->failed = 1;
-          return fail (err, WHAT, "cipher: %s", gpg_strerror (err));
-        }
+        return fail (err, WHAT, "cipher: %s", gpg_strerror (err));
       memcpy (ds->tail, buf + total - keep, keep);
       ds->taillen = keep;
       *nread = total - keep;
     }
   while (!*nread);
   return 0;
+}
+
+
+/* The plaintext of DS, read ahead on a thread with --threads; the MDC
+ * is checked here, in the order of the data, once all of it was
+ * read.  */
+static gpg_error_t
+decrypt_source_read (void *ctx, unsigned char *buf, size_t size,
+                     size_t *nread)
+{
+  decrypt_source_t *ds = ctx;
+  gpg_error_t err;
+
+  *nread = 0;
+  if (ds->eof)
+    return 0;
+  if (ds->ahead)
+    err = source_thread_read (ds->ahead, buf, size, nread);
+  else
+    err = cfb_read (ds, buf, size, nread);
+  if (err)
+    {
+      ds->failed = 1;
+      return err;
+    }
+  if (*nread)
+    return 0;
+  ds->eof = 1;
+  return ds->mdc ? check_mdc (ds) : 0;
 }
 
 
@@ -540,6 +561,20 @@ process_plaintext (reader_t *in, outfile_t *out, unsigned char *buf,
 }
 
 
+/* With --threads above 1, have SOURCE with CTX, the decrypting end of
+ * the chain, read ahead on a thread of its own into *R_AHEAD, while
+ * the calling thread decompresses and writes.  */
+static gpg_error_t
+start_read_ahead (source_thread_t **r_ahead, source_fn_t source, void *ctx)
+{
+  *r_ahead = NULL;
+  if (compress_thread_count () < 2)
+    return 0;
+  log_info ("decrypting on a second thread");
+  return source_thread_start (r_ahead, source, ctx);
+}
+
+
 /* Decrypt the SEIPD v1 or SED packet with tag TAG from BODY (after
  * its version octet) with SK and PASS into OUT through BUF; set
  * *R_UNVERIFIED when its MDC could not be checked.  */
@@ -559,6 +594,8 @@ decrypt_cfb (packet_body_t *body, int tag, const skesk_t *sk,
   err = open_cipher (sk, tag, pass, &ds.cipher);
   if (!err)
     err = check_prefix (&ds, tag);
+  if (!err)
+    err = start_read_ahead (&ds.ahead, cfb_read, &ds);
   if (!err)
     err = reader_init (&plain, decrypt_source_read, &ds);
   if (err)
@@ -585,6 +622,7 @@ decrypt_cfb (packet_body_t *body, int tag, const skesk_t *sk,
  leave:
   *r_unverified = ds.mdc && ds.failed;
   reader_release (&plain);
+  source_thread_stop (ds.ahead);
   sf_cipher_close (ds.cipher);
   mdc_close (ds.mdc);
   return err;
@@ -602,6 +640,7 @@ decrypt_aead (packet_body_t *body, int tag, const skesk_t *sk,
   aead_header_t h;
   const sf_cipher_spec_t *spec;
   aead_source_t *as = NULL;
+  source_thread_t *ahead = NULL;
   reader_t plain;
   unsigned char *key;
   size_t keylen;
@@ -628,11 +667,16 @@ decrypt_aead (packet_body_t *body, int tag, const skesk_t *sk,
     {
       extension_note_use (spec);
       status_decryption_info (0, spec->openpgp_id, h.aead_algo);
-      err = reader_init (&plain, aead_source_read, as);
+      err = start_read_ahead (&ahead, aead_source_read, as);
     }
+  if (!err && ahead)
+    err = reader_init (&plain, source_thread_read, ahead);
+  else if (!err)
+    err = reader_init (&plain, aead_source_read, as);
   if (!err)
     err = process_plaintext (&plain, out, buf, OUTPUT_BUFFER);
   reader_release (&plain);
+  source_thread_stop (ahead);
   aead_source_close (as);
   return err;
 }

@@ -4,6 +4,12 @@
  * with status 2.  The stage that detects a problem knows best what
  * went wrong, so it records the message; the stages above it only
  * pass the error code along.
+ *
+ * The message is kept per thread: a stage that runs on a thread of
+ * its own (source-thread.c) hands its message to the thread that
+ * reads from it, which records it when it reaches the failure, so
+ * the first failure in the order of the data is the one reported,
+ * whatever the timing of the threads.
  */
 #include <config.h>
 
@@ -14,7 +20,7 @@
 #include "error.h"
 #include "log.h"
 
-static char message[FAIL_MESSAGE_MAX];
+static _Thread_local char message[FAIL_MESSAGE_MAX];
 
 
 gpg_error_t
@@ -58,6 +64,15 @@ void
 fail_pop (const char *save)
 {
   snprintf (message, sizeof message, "%s", save);
+}
+
+
+gpg_error_t
+fail_adopt (gpg_error_t err, const char *recorded)
+{
+  if (!*message)
+    snprintf (message, sizeof message, "%s", recorded);
+  return err;
 }
 
 

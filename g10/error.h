@@ -7,7 +7,8 @@
 #include <gpg-error.h>
 
 /* Record the error message "WHAT: WHY" of the first failure of a run
- * and return ERR so a caller can write "return fail (err, ...)".
+ * on the calling thread and return ERR, so a caller can write
+ * "return fail (err, ...)".
  * WHY is formatted from FMT, or is gpg_strerror (ERR) when FMT is
  * NULL.  Later calls do not replace the first message, so the stage
  * that saw the problem names it, not the ones that pass it along.  */
@@ -23,6 +24,10 @@ void fail_push (char *save, size_t savelen);
 
 /* Restore a message moved away by fail_push.  */
 void fail_pop (const char *save);
+
+/* Record RECORDED, a message another thread moved away with
+ * fail_push, unless this thread recorded one already; return ERR.  */
+gpg_error_t fail_adopt (gpg_error_t err, const char *recorded);
 
 /* Print the recorded message, or "WHAT: gpg_strerror (ERR)" when
  * none was recorded, as one line on stderr.  */

@@ -210,7 +210,8 @@ static const struct option_def options[] =
     { O_BZIP2_COMPRESS_LEVEL, 0, "bzip2-compress-level", "N",
       "BZIP2 compression level N (1..9)" },
     { O_THREADS, 0, "threads", "N",
-      "compress with N threads (default: one per CPU)" },
+      "compress with N threads; decrypt beside decompressing"
+      " (default: one per CPU)" },
     { O_LOAD_EXTENSION, 0, "load-extension", "FILE",
       "load the dynamic cipher module FILE" },
     { O_NO_AUTO_MODULES, 0, "no-auto-modules", NULL,

@@ -20,6 +20,7 @@
  */
 #include <config.h>
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -53,6 +54,31 @@ static struct
   double rate;          /* Bytes per second; 0 before the first sample.  */
   size_t line_len;      /* Of the line on stderr; 0 once it is ended.  */
 } meter;
+
+/* With --threads, the input is read on another thread than the one
+ * that logs (source-thread.c): the meter and its line on stderr are
+ * shared under this lock, which is taken with cancellation disabled,
+ * so that cancelling the reading thread cannot leave it held.  */
+static pthread_mutex_t meter_lock = PTHREAD_MUTEX_INITIALIZER;
+
+
+/* Take METER_LOCK, storing the cancellation state to restore.  */
+static void
+lock_meter (int *cancel_state)
+{
+  pthread_setcancelstate (PTHREAD_CANCEL_DISABLE, cancel_state);
+  pthread_mutex_lock (&meter_lock);
+}
+
+
+static void
+unlock_meter (int cancel_state)
+{
+  int disabled;
+
+  pthread_mutex_unlock (&meter_lock);
+  pthread_setcancelstate (cancel_state, &disabled);
+}
 
 
 /* Milliseconds of the coarse monotonic clock: a read of the vDSO
@@ -238,11 +264,25 @@ gpg_error_t
 progress_source (void *ctx, unsigned char *buf, size_t size, size_t *nread)
 {
   gpg_error_t err = fd_source (ctx, buf, size, nread);
+  int cancel_state;
 
+  lock_meter (&cancel_state);
   meter.done += *nread;
   if (meter.active && !err)
     progress_update (!*nread);
+  unlock_meter (cancel_state);
   return err;
+}
+
+
+/* End the line on stderr, if one was drawn; METER_LOCK held.  */
+static void
+break_line (void)
+{
+  if (!meter.line_len)
+    return;
+  fputc ('\n', stderr);
+  meter.line_len = 0;
 }
 
 
@@ -252,9 +292,14 @@ progress_finish (void)
   char line[256], done[32], rate[32], spent[32];
   uint64_t ms;
   size_t n;
+  int cancel_state;
 
+  lock_meter (&cancel_state);
   if (!meter.active || !meter.display)
-    return;
+    {
+      unlock_meter (cancel_state);
+      return;
+    }
   meter.active = 0;
   ms = now_ms () - meter.start_ms - meter.paused_ms;
   format_bytes (done, sizeof done, meter.done);
@@ -270,15 +315,17 @@ progress_finish (void)
       snprintf (line + n, sizeof line - n, ", %s/s", rate);
     }
   draw (line);
-  progress_break_line ();
+  break_line ();
+  unlock_meter (cancel_state);
 }
 
 
 void
 progress_break_line (void)
 {
-  if (!meter.line_len)
-    return;
-  fputc ('\n', stderr);
-  meter.line_len = 0;
+  int cancel_state;
+
+  lock_meter (&cancel_state);
+  break_line ();
+  unlock_meter (cancel_state);
 }
