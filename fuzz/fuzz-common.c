@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "compress.h"
 #include "decrypt.h"
 #include "startup.h"
 
@@ -133,6 +134,9 @@ fuzz_decrypt (const uint8_t *data, size_t size)
       perror ("fuzz harness: standard input");
       exit (2);
     }
+  /* Half the inputs through the decryption on a second thread
+   * (source-thread.c), half on one.  */
+  compress_set_threads (1 + size % 2);
   err = decrypt_file (NULL);
   fuzz_forget_error ();
   return err;
