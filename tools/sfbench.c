@@ -55,6 +55,7 @@
 #define MIB (1024.0 * 1024.0)
 #define CHUNK (1024 * 1024)     /* The producer's write, in bytes.  */
 #define MAX_IMPLS 16            /* Implementations of one algorithm.  */
+#define MAX_VARIANTS 16         /* sfenc rows of one algorithm.  */
 #define UNRELIABLE "*"          /* Footnote mark of an unreliable figure.  */
 
 /* The tools compared, in column order.  */
@@ -88,14 +89,16 @@ struct options
   const char *corpus_dir;       /* NULL: the temporary directory.  */
   char **algos;                 /* NULL: every OpenPGP algorithm.  */
   char **impls;                 /* NULL: the default implementation.  */
+  char **threads;               /* --threads: counts, or NULL.  */
   const char *path[N_TOOLS];    /* Program names or paths.  */
   int enabled[N_TOOLS];
-  int decrypt;
+  int encrypt, decrypt;
   enum report_format format;
   const char *plot;
   const char *save;
   const char *passphrase;
   const char *aead;             /* --aead: "OCB", "EAX", "GCM" or NULL.  */
+  const char *compress_algo;    /* "zip", "zlib", "bzip2" or NULL.  */
 };
 
 /* One algorithm as sfenc lists it.  */
@@ -129,13 +132,21 @@ struct figures
   struct bench_usage *data, *empty;
 };
 
-/* A row of the result: sfenc's implementation IMPL of ALGO in OP,
- * with every tool's figures.  The peers' figures are shared by the
- * rows of the same algorithm and direction.  */
+/* How sfenc is run for one of its rows: implementation IMPL (NULL:
+ * the default) with --threads THREADS (NULL: without the option).  */
+struct variant
+{
+  const char *impl, *threads;
+};
+
+/* A row of the result: sfenc's implementation IMPL of ALGO in OP, on
+ * THREADS threads (NULL: sfenc's default), with every tool's figures.
+ * The peers' figures are shared by the rows of the same algorithm and
+ * direction.  */
 struct row
 {
   const struct algo *algo;
-  const char *impl;
+  const char *impl, *threads;
   enum op op;
   struct figures *fig[N_TOOLS];
 };
@@ -174,17 +185,24 @@ usage (FILE *fp)
          "  -z LEVEL            compression level of sfenc, gpg and rnp\n"
          "                      (default 0: none); openssl enc cannot\n"
          "                      compress and sits out runs with -z 1..9\n"
+         "  --compress-algo A   with -z 1..9: every OpenPGP tool compresses\n"
+         "                      with A, zip, zlib or bzip2 (default: each\n"
+         "                      tool's own); gpg's message to decrypt too\n"
          "  --corpus-dir DIR    where the corpus is cached (default\n"
          "                      $TMPDIR, else /tmp)\n"
          "  --algo LIST         algorithms, comma separated (default: every\n"
          "                      algorithm sfenc lists with an OpenPGP id)\n"
          "  --cipher-impl LIST  one row per sfenc implementation in LIST\n"
          "                      (default: the default implementation)\n"
+         "  --threads LIST      one row per sfenc thread count in LIST,\n"
+         "                      e.g. 1,2: sfenc --threads N (default:\n"
+         "                      sfenc without the option)\n"
          "  --aead MODE         sfenc (SEIPD v2) and rnp (LibrePGP) encrypt\n"
          "                      with AEAD MODE, OCB, EAX or GCM (not rnp),\n"
          "                      and decrypt their own messages; gpg and\n"
          "                      openssl enc stay in CFB\n"
          "  --no-decrypt        measure encryption only\n"
+         "  --decrypt-only      measure decryption only\n"
          "  --no-gpg, --no-openssl, --no-rnp   leave a peer out (n/a)\n"
          "  --sfenc PATH        sfenc to measure (default: the one built\n"
          "                      beside sfbench, else sfenc in PATH)\n"
@@ -644,13 +662,32 @@ struct command
   char why[sizeof tool_why[0]];
   char cipher[64], key_hex[65], iv_hex[33];   /* openssl's arguments.  */
   char aead_arg[16];                         /* rnp's --aead=.  */
+  char compress_arg[16];                     /* rnp's --zip, ...  */
   int own_input;              /* Decrypts its own message, not SRC's.  */
   struct source own_data, own_empty;
 };
 
+/* Append sfenc's and gpg's compression options to C's argv at N;
+ * returns the new N.  */
+static int
+add_compression (struct command *c, int n)
+{
+  c->argv[n++] = "-z";
+  c->argv[n++] = zlevel_arg;
+  if (opt.compress_algo)
+    {
+      c->argv[n++] = "--compress-algo";
+      c->argv[n++] = (char *) opt.compress_algo;
+    }
+  return n;
+}
+
+/* The command of tool T for OP on algorithm A; sfenc's is run as V
+ * says (NULL: its defaults).  */
 static void
 build_command (struct command *c, enum tool t, enum op op,
-               const struct algo *a, const char *impl, int openssl_legacy)
+               const struct algo *a, const struct variant *v,
+               int openssl_legacy)
 {
   const char *ossl = bench_openssl_name (a->name);
   int n = 0;
@@ -668,8 +705,7 @@ build_command (struct command *c, enum tool t, enum op op,
       c->argv[n++] = (char *) opt.passphrase;
       if (op == OP_ENC)
         {
-          c->argv[n++] = "-z";
-          c->argv[n++] = zlevel_arg;
+          n = add_compression (c, n);
           c->argv[n++] = "-c";
           c->argv[n++] = "--cipher-algo";
           c->argv[n++] = a->name;
@@ -681,10 +717,15 @@ build_command (struct command *c, enum tool t, enum op op,
         }
       else
         c->argv[n++] = "-d";
-      if (impl)
+      if (v && v->impl)
         {
           c->argv[n++] = "--cipher-impl";
-          c->argv[n++] = (char *) impl;
+          c->argv[n++] = (char *) v->impl;
+        }
+      if (v && v->threads)
+        {
+          c->argv[n++] = "--threads";
+          c->argv[n++] = (char *) v->threads;
         }
       break;
     case T_GPG:
@@ -696,8 +737,7 @@ build_command (struct command *c, enum tool t, enum op op,
       c->argv[n++] = (char *) opt.passphrase;
       if (op == OP_ENC)
         {
-          c->argv[n++] = "-z";
-          c->argv[n++] = zlevel_arg;
+          n = add_compression (c, n);
           c->argv[n++] = "-c";
           c->argv[n++] = "--cipher-algo";
           c->argv[n++] = a->name;
@@ -742,6 +782,14 @@ build_command (struct command *c, enum tool t, enum op op,
         {
           c->argv[n++] = "-z";
           c->argv[n++] = zlevel_arg;
+          if (opt.compress_algo)
+            {
+              /* rnp names the algorithm as an option of its own:
+               * --zip, --zlib, --bzip2.  */
+              snprintf (c->compress_arg, sizeof c->compress_arg, "--%s",
+                        opt.compress_algo);
+              c->argv[n++] = c->compress_arg;
+            }
           c->argv[n++] = "-c";
           c->argv[n++] = "--cipher";
           c->argv[n++] = (char *) rnp_name (a->name);
@@ -1144,6 +1192,19 @@ input_label (void)
   return text;
 }
 
+/* The compression options, as the notes and the chart name them:
+ * "-z 6", or "-z 6 --compress-algo bzip2".  */
+static const char *
+compression_label (void)
+{
+  static char text[64];
+
+  snprintf (text, sizeof text, "-z %d%s%s", opt.zlevel,
+            opt.compress_algo ? " --compress-algo " : "",
+            opt.compress_algo ? opt.compress_algo : "");
+  return text;
+}
+
 static double
 metric_value (const struct bench_usage *u, enum metric m)
 {
@@ -1223,10 +1284,11 @@ mbits (double mibs)
   return mibs * MIB * 8 / 1e6;
 }
 
-/* The columns every table starts with.  */
+/* The columns every table starts with; THREADS only with --threads
+ * (else -1), so that the tables stay as they were without it.  */
 struct key_cols
 {
-  int algo, bits, impl, op;
+  int algo, bits, impl, threads, op;
 };
 
 static void
@@ -1235,18 +1297,24 @@ add_key_columns (report_table_t *tab, struct key_cols *k)
   k->algo = report_add_column (tab, "algo", "ALGO", REPORT_STR, 0, 0);
   k->bits = report_add_column (tab, "bits", "BITS", REPORT_NUM, 0, 0);
   k->impl = report_add_column (tab, "impl", "IMPL", REPORT_STR, 0, 0);
+  k->threads = opt.threads ? report_add_column (tab, "threads", "THREADS",
+                                                REPORT_STR, 0, 0) : -1;
   k->op = report_add_column (tab, "op", "OP", REPORT_STR, 0, 0);
 }
 
-/* Add a row to TAB and set its key cells from ROW.  */
+/* Add a row of tool T's to TAB and set its key cells from ROW; only
+ * sfenc has a thread count, a peer "-".  */
 static void
 start_row (report_table_t *tab, const struct key_cols *k,
-           const struct row *row)
+           const struct row *row, enum tool t)
 {
   report_add_row (tab);
   report_set_str (tab, k->algo, row->algo->name);
   report_set_num (tab, k->bits, row->algo->keybits);
   report_set_str (tab, k->impl, row->impl);
+  if (k->threads >= 0)
+    report_set_str (tab, k->threads,
+                    t == T_SFENC && row->threads ? row->threads : "-");
   report_set_str (tab, k->op, op_names[row->op]);
 }
 
@@ -1325,7 +1393,7 @@ add_rate_row (report_table_t *tab, const struct rate_cols *k,
   struct rate r[N_TOOLS];
   int t;
 
-  start_row (tab, &k->key, row);
+  start_row (tab, &k->key, row, T_SFENC);
   for (t = 0; t < N_TOOLS; t++)
     r[t] = rate_of (row->fig[t]);
   for (t = 0; t < N_TOOLS; t++)
@@ -1398,7 +1466,7 @@ add_usage_rows (report_table_t *tab, const struct usage_cols *k,
 
       if (!f || !f->measured)
         continue;
-      start_row (tab, &k->key, row);
+      start_row (tab, &k->key, row, t);
       report_set_str (tab, k->tool, tool_names[t]);
       for (m = 0; m < N_METRICS; m++)
         {
@@ -1449,7 +1517,7 @@ add_run_rows (report_table_t *tab, const struct run_cols *k,
       {
         const struct bench_usage *u = empty ? &f->empty[r] : &f->data[r];
 
-        start_row (tab, &k->key, row);
+        start_row (tab, &k->key, row, t);
         if (t != T_SFENC)
           report_set_str (tab, k->key.impl, NULL);
         report_set_str (tab, k->tool, tool_names[t]);
@@ -1466,20 +1534,29 @@ add_notes (report_t *rep, const char *maker)
 {
   int t;
 
-  report_note (rep, "sfbench: %s through a pipe, -z %d; wall, user and sys"
-               " time and max RSS of the encrypting process alone; median"
-               " of %d runs, interleaved", input_label (), opt.zlevel,
-               opt.runs);
+  report_note (rep, "sfbench: %s through a pipe, %s; wall, user and sys"
+               " time and max RSS of the %s process alone; median of %d"
+               " runs, interleaved", input_label (), compression_label (),
+               opt.encrypt ? "encrypting" : "decrypting", opt.runs);
   if (opt.input == IN_RANDOM)
     report_note (rep, "random: made once, the same bytes for every tool");
   if (opt.input == IN_CORPUS)
     report_note (rep, "corpus: %s (%s), files of /usr/lib and /usr/share"
                  " in sorted path order, compressed ones left out",
                  input.file, corpus_reused ? "reused" : "built now");
-  if (opt.zlevel)
+  if (opt.zlevel && !opt.compress_algo)
     report_note (rep, "-z %d: each OpenPGP tool's default compression at"
                  " level %d; rates count the uncompressed bytes",
                  opt.zlevel, opt.zlevel);
+  if (opt.compress_algo)
+    report_note (rep, "%s: every OpenPGP tool compresses with %s at level"
+                 " %d (rnp: --%s); rates count the uncompressed bytes",
+                 compression_label (), opt.compress_algo, opt.zlevel,
+                 opt.compress_algo);
+  if (opt.threads)
+    report_note (rep, "THREADS: one sfenc row per count N, sfenc run with"
+                 " --threads N; user and sys time are those of all its"
+                 " threads; \"-\": a peer, run as it is");
   report_note (rep, "MiB/s by user CPU time (Mbit/s = 10^6 bit/s); min/max:"
                " range over the runs; net: after subtracting the fixed cost"
                " (S2K, start-up) measured with an empty input");
@@ -1501,8 +1578,10 @@ add_notes (report_t *rep, const char *maker)
                  " AEAD messages they made themselves" : "");
   if (maker)
     report_note (rep, "dec: %s the same file, made once per algorithm"
-                 " by %s", opt.aead ? "gpg and openssl decrypt"
-                 : "every tool decrypts", maker);
+                 " by %s%s%s", opt.aead ? "gpg and openssl decrypt"
+                 : "every tool decrypts", maker,
+                 opt.compress_algo ? " with --compress-algo " : "",
+                 opt.compress_algo ? opt.compress_algo : "");
   report_note (rep, "sfenc: %s", tool_path[T_SFENC]);
   for (t = T_GPG; t < N_TOOLS; t++)
     {
@@ -1644,6 +1723,51 @@ parse_aead (const char *arg, const char *val)
   return NULL;
 }
 
+/* The compression algorithm VAL of option ARG, in lower case: its
+ * name for sfenc and gpg, and rnp's option without the "--".  */
+static const char *
+parse_compress_algo (const char *arg, const char *val)
+{
+  static const char *const algos[] = { "zip", "zlib", "bzip2" };
+  size_t j;
+
+  for (j = 0; j < sizeof algos / sizeof *algos; j++)
+    if (!strcasecmp (val, algos[j]))
+      return algos[j];
+  bench_die (arg, "zip, zlib or bzip2 expected");
+  return NULL;
+}
+
+/* The thread counts of the list VAL of option ARG, each as a whole
+ * number from 1 to 64, the range of sfenc --threads.  */
+static char **
+parse_threads (const char *arg, const char *val)
+{
+  static const char expected[] = "thread counts from 1 to 64, comma"
+    " separated, expected";
+  size_t n, j;
+  char **list = bench_split_list (val, &n);
+
+  if (!n)
+    bench_die (arg, expected);
+  for (j = 0; j < n; j++)
+    list[j] = bench_xasprintf ("%ld", parse_whole (arg, list[j], 1, 64,
+                                                   expected));
+  return list;
+}
+
+/* The sfenc rows a list option makes: one per name in LIST, one when
+ * LIST is NULL (the option not given).  */
+static size_t
+list_rows (char **list)
+{
+  size_t n = 0;
+
+  while (list && list[n])
+    n++;
+  return list ? n : 1;
+}
+
 /* Set the option ARG, which takes a value, to VAL.  */
 static void
 set_option (const char *arg, const char *val)
@@ -1680,6 +1804,10 @@ set_option (const char *arg, const char *val)
     opt.save = val;
   else if (!strcmp (arg, "--aead"))
     opt.aead = parse_aead (arg, val);
+  else if (!strcmp (arg, "--compress-algo"))
+    opt.compress_algo = parse_compress_algo (arg, val);
+  else if (!strcmp (arg, "--threads"))
+    opt.threads = parse_threads (arg, val);
   else
     opt.passphrase = val;
 }
@@ -1691,7 +1819,7 @@ takes_value (const char *arg)
   static const char *const with_value[] =
     { "--size", "--runs", "-z", "--input", "--corpus-dir", "--algo",
       "--cipher-impl", "--format", "--plot", "--save", "--passphrase",
-      "--aead" };
+      "--aead", "--compress-algo", "--threads" };
   size_t j;
 
   for (j = 0; j < sizeof with_value / sizeof *with_value; j++)
@@ -1720,6 +1848,11 @@ parse_args (int argc, char **argv)
           opt.decrypt = 0;
           continue;
         }
+      if (!strcmp (arg, "--decrypt-only"))
+        {
+          opt.encrypt = 0;
+          continue;
+        }
       t = tool_option (arg, "--no-");
       if (t > T_SFENC)
         {
@@ -1734,6 +1867,17 @@ parse_args (int argc, char **argv)
     }
   if (opt.input == IN_FILE && opt.size_given)
     bench_die ("--size", "--input FILE is measured whole; leave --size out");
+  if (!opt.encrypt && !opt.decrypt)
+    bench_die ("--decrypt-only", "with --no-decrypt, nothing is left to"
+               " measure");
+  if (opt.compress_algo && !opt.zlevel)
+    bench_die ("--compress-algo", "needs -z 1 to 9 (with -z 0 nothing is"
+               " compressed)");
+  if (opt.threads
+      && list_rows (opt.impls) * list_rows (opt.threads) > MAX_VARIANTS)
+    bench_die ("--threads", bench_xasprintf
+               ("at most %d sfenc rows per algorithm (--cipher-impl times"
+                " --threads)", MAX_VARIANTS));
   if (opt.plot)
     plot_check ("--plot", opt.plot);
 }
@@ -1802,21 +1946,16 @@ make_workdir (void)
   gnupghome_env = bench_xasprintf ("GNUPGHOME=%s", gnupghome);
 }
 
-/* Measure algorithm A: encryption, then decryption of a file made
- * once, for each selected sfenc implementation and every peer.  Fills
- * ROWS and returns their number; *MAKER gets the tool that made the
- * file to decrypt.  */
-static size_t
-bench_algorithm (const struct algo *a, struct row *rows, const char **maker)
+/* The ways sfenc is run on algorithm A, one row each: every usable
+ * implementation --cipher-impl selects (NULL: the default), each with
+ * every --threads count (NULL: no option).  Fills V and returns their
+ * number, at most MAX_VARIANTS.  */
+static int
+select_variants (const struct algo *a, struct variant *v)
 {
-  struct command cmds[MAX_IMPLS + N_TOOLS];
-  const char *labels[MAX_IMPLS + N_TOOLS];
-  char label_buf[MAX_IMPLS][64];
   const char *impls[MAX_IMPLS];
-  int failed[N_TOOLS] = { 0 };
-  int nimpl = 0, m, j, t, op, legacy;
-  size_t nrows = 0;
-  char *data, *empty, *own_files[4] = { NULL, NULL, NULL, NULL };
+  int nimpl = 0, nvar = 0, m, j;
+  size_t k;
 
   if (!opt.impls)
     impls[nimpl++] = NULL;
@@ -1825,21 +1964,48 @@ bench_algorithm (const struct algo *a, struct row *rows, const char **maker)
       for (m = 0; m < a->nimpls && nimpl < MAX_IMPLS; m++)
         if (!strcasecmp (a->impls[m], opt.impls[j]) && a->usable[m])
           impls[nimpl++] = a->impls[m];
-  if (!nimpl)
+  for (m = 0; m < nimpl; m++)
+    for (k = 0; k < list_rows (opt.threads) && nvar < MAX_VARIANTS; k++)
+      {
+        v[nvar].impl = impls[m];
+        v[nvar].threads = opt.threads ? opt.threads[k] : NULL;
+        nvar++;
+      }
+  return nvar;
+}
+
+/* Measure algorithm A: encryption, then decryption of a file made
+ * once, for each way sfenc is run (select_variants) and every peer.
+ * Fills ROWS and returns their number; *MAKER gets the tool that made
+ * the file to decrypt.  */
+static size_t
+bench_algorithm (const struct algo *a, struct row *rows, const char **maker)
+{
+  struct command cmds[MAX_VARIANTS + N_TOOLS];
+  const char *labels[MAX_VARIANTS + N_TOOLS];
+  char label_buf[MAX_VARIANTS][80];
+  struct variant variants[MAX_VARIANTS];
+  int failed[N_TOOLS] = { 0 };
+  int nvar, m, t, op, legacy;
+  size_t nrows = 0;
+  char *data, *empty, *own_files[4] = { NULL, NULL, NULL, NULL };
+
+  nvar = select_variants (a, variants);
+  if (!nvar)
     return 0;
 
   data = workfile ("data.gpg");
   empty = workfile ("empty.gpg");
   for (op = 0; op < N_OPS; op++)
     {
-      struct figures *figs[MAX_IMPLS + N_TOOLS];
-      struct command *ossl = &cmds[nimpl + T_OPENSSL - 1];
+      struct figures *figs[MAX_VARIANTS + N_TOOLS];
+      struct command *ossl = &cmds[nvar + T_OPENSSL - 1];
       struct source ciphertext, empty_ciphertext;
       const struct source *data_src = &input, *empty_src = NULL;
       int ncmd = 0;
 
-      if (op == OP_DEC && !opt.decrypt)
-        break;
+      if ((op == OP_ENC && !opt.encrypt) || (op == OP_DEC && !opt.decrypt))
+        continue;
       if (op == OP_DEC)
         {
           *maker = make_ciphertexts (a, data, empty);
@@ -1848,11 +2014,13 @@ bench_algorithm (const struct algo *a, struct row *rows, const char **maker)
           data_src = &ciphertext;
           empty_src = &empty_ciphertext;
         }
-      for (m = 0; m < nimpl; m++)
+      for (m = 0; m < nvar; m++)
         {
-          build_command (&cmds[ncmd], T_SFENC, op, a, impls[m], 0);
-          snprintf (label_buf[m], sizeof label_buf[m], "sfenc %s",
-                    impls[m] ? impls[m] : a->default_impl);
+          build_command (&cmds[ncmd], T_SFENC, op, a, &variants[m], 0);
+          snprintf (label_buf[m], sizeof label_buf[m], "sfenc %s%s%s",
+                    variants[m].impl ? variants[m].impl : a->default_impl,
+                    variants[m].threads ? " --threads " : "",
+                    variants[m].threads ? variants[m].threads : "");
           labels[ncmd] = label_buf[m];
           figs[ncmd++] = new_figures ();
         }
@@ -1864,15 +2032,15 @@ bench_algorithm (const struct algo *a, struct row *rows, const char **maker)
         }
       if (op == OP_DEC && opt.aead)
         {
-          /* One message of sfenc's, for each implementation.  */
+          /* One message of sfenc's, for every row of sfenc's.  */
           make_own_ciphertexts (&cmds[0], T_SFENC, a, own_files);
-          for (m = 1; m < nimpl; m++)
+          for (m = 1; m < nvar; m++)
             {
               cmds[m].own_input = cmds[0].own_input;
               cmds[m].own_data = cmds[0].own_data;
               cmds[m].own_empty = cmds[0].own_empty;
             }
-          make_own_ciphertexts (&cmds[nimpl + T_RNP - 1], T_RNP, a,
+          make_own_ciphertexts (&cmds[nvar + T_RNP - 1], T_RNP, a,
                                 own_files + 2);
         }
       /* openssl: the default providers, else the legacy one too.  */
@@ -1889,30 +2057,31 @@ bench_algorithm (const struct algo *a, struct row *rows, const char **maker)
           ossl->usable = 0;
         }
       measure (a, cmds, figs, labels, ncmd, data_src, empty_src);
-      for (m = 0; m < nimpl; m++)
+      for (m = 0; m < nvar; m++)
         {
           struct row *row = &rows[nrows++];
 
           row->algo = a;
-          row->impl = impls[m] ? impls[m] : a->default_impl;
+          row->impl = variants[m].impl ? variants[m].impl : a->default_impl;
+          row->threads = variants[m].threads;
           if (opt.aead)
             row->impl = bench_xasprintf ("%s+%s", row->impl, opt.aead);
           row->op = op;
           row->fig[T_SFENC] = figs[m];
           for (t = T_GPG; t < N_TOOLS; t++)
-            row->fig[t] = cmds[nimpl + t - 1].usable
-              ? figs[nimpl + t - 1] : NULL;
+            row->fig[t] = cmds[nvar + t - 1].usable
+              ? figs[nvar + t - 1] : NULL;
         }
       /* Say once per algorithm why a peer could not do it.  */
       for (t = T_GPG; t < N_TOOLS; t++)
-        if (!cmds[nimpl + t - 1].usable && tool_path[t] && !failed[t])
+        if (!cmds[nvar + t - 1].usable && tool_path[t] && !failed[t])
           {
             size_t len = strlen (tool_why[t]);
 
             failed[t] = 1;
             snprintf (tool_why[t] + len, sizeof tool_why[t] - len,
                       "%s%s (%s)", len ? "; " : "", a->name,
-                      cmds[nimpl + t - 1].why);
+                      cmds[nvar + t - 1].why);
           }
     }
   unlink (data);
@@ -1945,21 +2114,23 @@ draw (const struct row *rows, size_t nrows)
   for (op = 0; op < N_OPS; op++)
     for (i = 0; i < nrows; i++)
       {
-        char label[64];
+        char label[80];
 
         if (rows[i].op != (enum op) op)
           continue;
-        snprintf (label, sizeof label, "%s%s%s%s", rows[i].algo->name,
+        snprintf (label, sizeof label, "%s%s%s%s%s%s", rows[i].algo->name,
                   opt.impls ? "/" : "", opt.impls ? rows[i].impl : "",
+                  rows[i].threads ? " t" : "",
+                  rows[i].threads ? rows[i].threads : "",
                   op == OP_DEC ? " -d" : "");
         cats[n] = bench_xstrdup (label);
         for (t = 0; t < N_TOOLS; t++)
           values[n * N_TOOLS + t] = rate_of (rows[i].fig[t]).median;
         n++;
       }
-  snprintf (title, sizeof title, "sfbench: %s through a pipe, -z %d,"
-            " user CPU time, median of %d runs", input_label (), opt.zlevel,
-            opt.runs);
+  snprintf (title, sizeof title, "sfbench: %s through a pipe, %s,"
+            " user CPU time, median of %d runs", input_label (),
+            compression_label (), opt.runs);
   plot_bars (opt.plot, title, "MiB/s", n, cats, N_TOOLS, series, values);
 }
 
@@ -2015,6 +2186,7 @@ main (int argc, char **argv)
   bench_progname = "sfbench";
   opt.size_mib = 64;
   opt.runs = 3;
+  opt.encrypt = 1;
   opt.decrypt = 1;
   opt.passphrase = "sfbench";
   for (t = 0; t < N_TOOLS; t++)
@@ -2038,7 +2210,7 @@ main (int argc, char **argv)
 
   algos = list_algorithms (&nalgos);
   check_selection (algos, nalgos);
-  rows = bench_xcalloc (nalgos * MAX_IMPLS * N_OPS, sizeof *rows);
+  rows = bench_xcalloc (nalgos * MAX_VARIANTS * N_OPS, sizeof *rows);
   for (i = 0; i < nalgos; i++)
     if (selected (&algos[i]))
       nrows += bench_algorithm (&algos[i], rows + nrows, &maker);
