@@ -3,8 +3,9 @@
 # sizes, one run: the outputs must parse, name every requested
 # algorithm, carry wall, user and sys time and max RSS for every tool,
 # show n/a for a missing peer and n/a* for a net figure the fixed cost
-# swamps, feed every tool the same bytes, and draw a chart.  No figure
-# is checked for speed.
+# swamps, feed every tool the same bytes, and draw a chart; --threads,
+# --compress-algo and --decrypt-only must reach the tools and show in
+# every format.  No figure is checked for speed.
 
 setup () {
   SFBENCH=${SFBENCH:-${top_builddir:-$BATS_TEST_DIRNAME/..}/tools/sfbench}
@@ -18,7 +19,8 @@ teardown () {
 
 # spy TOOL [PROGRAM]: make a stand-in for TOOL (PROGRAM, by default
 # TOOL in PATH) that logs to $scratch/log the size and SHA-256 of its
-# input and its arguments, then runs PROGRAM on that input.
+# input and its arguments, then runs PROGRAM on that input; the last
+# input that was not empty is kept in $scratch/last-TOOL.
 spy () {
   local real
   real=$(command -v "${2:-$1}")
@@ -29,6 +31,7 @@ in=\$(mktemp "$scratch/in.XXXXXX")
 cat > "\$in"
 "$real" "\$@" < "\$in"
 status=\$?
+if [ -s "\$in" ]; then cp "\$in" "$scratch/last-$1"; fi
 echo "$1 \$(wc -c < "\$in") \$(sha256sum < "\$in" | cut -d' ' -f1) \$*" >> "$scratch/log"
 rm -f "\$in"
 exit \$status
@@ -299,6 +302,116 @@ assert r["rnp_net_reliable"] is None and r["rnp_net_mibs"] is None
   echo "$output" | grep -Eq '^AES +128 +gcrypt +enc +sfenc +[0-9.]+ '
 }
 
+@test "sfbench: the restore path: --decrypt-only --threads 1,2 of gpg's BZIP2 message" {
+  command -v rnp > /dev/null \
+    || skip "NOT TESTED: rnp is not installed, and the restore path is measured beside rnp -d"
+  spy sfenc "$SFENC"
+  spy gpg
+  spy rnp
+  run "$SFBENCH" --size 1 --runs 1 --algo aes256 --input corpus \
+    --corpus-dir "$scratch" -z 6 --compress-algo bzip2 --decrypt-only \
+    --threads 1,2 --sfenc "$scratch/spy-sfenc" --gpg "$scratch/spy-gpg" \
+    --rnp "$scratch/spy-rnp"
+  [ "$status" -eq 0 ]
+  echo "$output"
+  cat "$scratch/log"
+  echo "$output" | grep -q '^# sfbench: 1 MiB of the corpus through a pipe, -z 6 --compress-algo bzip2; wall, user and sys time and max RSS of the decrypting process alone;'
+  echo "$output" | grep -q '^# -z 6 --compress-algo bzip2: every OpenPGP tool compresses with bzip2 at level 6 (rnp: --bzip2)'
+  echo "$output" | grep -q '^# THREADS: one sfenc row per count N, sfenc run with --threads N;'
+  echo "$output" | grep -q '^# dec: every tool decrypts the same file, made once per algorithm by gpg with --compress-algo bzip2$'
+  echo "$output" | grep -Eq '^ALGO +BITS +IMPL +THREADS +OP +sfenc +Mbit/s +min +max +net +gpg '
+  echo "$output" | grep -Eq '^ALGO +BITS +IMPL +THREADS +OP +TOOL +wall +min +max +user '
+  # One results row per thread count, each with its ratios to gpg and
+  # rnp; in the usage table, sfenc's rows carry the count, the peers' -.
+  num='[0-9]+\.[0-9]+'
+  [ "$(echo "$output" | grep -Ec '^AES256 +256 +[a-z]+ ')" -eq 8 ]
+  [ -z "$(echo "$output" | grep -E '^AES256 .* enc ')" ]
+  for n in 1 2; do
+    echo "$output" | grep -Eq "^AES256 +256 +[a-z]+ +$n +dec +$num +[0-9]+ +$num +$num +($num|n/a\*?) +$num +($num|n/a\*?) +${num}x +(${num}x|n/a\*) +n/a +n/a +$num +($num|n/a\*?) +${num}x +(${num}x|n/a\*)$"
+    echo "$output" | grep -Eq "^AES256 +256 +[a-z]+ +$n +dec +sfenc +$num "
+  done
+  [ "$(echo "$output" | grep -Ec '^AES256 +256 +[a-z]+ +- +dec +gpg +[0-9]')" -eq 2 ]
+  [ "$(echo "$output" | grep -Ec '^AES256 +256 +[a-z]+ +- +dec +rnp +[0-9]')" -eq 2 ]
+  # gpg made the one message to decrypt, with BZIP2, and nothing else
+  # was encrypted.
+  [ "$(grep -c -- ' -c --cipher' "$scratch/log")" -eq 2 ]
+  [ "$(fed gpg | grep -c -- ' -z 6 --compress-algo bzip2 -c --cipher-algo AES256$')" -eq 1 ]
+  "$SFENC" --batch --passphrase sfbench -d -v "$scratch/last-sfenc" \
+    2>&1 > /dev/null | grep -q 'BZIP2 compressed data'
+  # sfenc decrypted it once per count, gpg and rnp once each: the same
+  # bytes (besides the message of an empty input, for the fixed cost).
+  size=$(stat -c %s "$scratch/last-sfenc")
+  [ "$size" -gt 1000 ] && [ "$size" -lt 1048576 ]
+  for n in 1 2; do
+    [ "$(fed sfenc | grep -c -- "^sfenc $size .* -d --threads $n$")" -eq 1 ]
+  done
+  [ "$(fed sfenc | grep -c "^sfenc $size ")" -eq 2 ]
+  for tool in gpg rnp; do
+    [ "$(fed $tool | grep -c -- "^$tool $size .* -d$")" -eq 1 ]
+  done
+  [ "$(grep -- ' -d' "$scratch/log" | awk -v n="$size" '$2 == n { print $3 }' \
+    | sort -u | wc -l)" -eq 1 ]
+}
+
+@test "sfbench: --compress-algo zlib reaches every OpenPGP tool; --threads in every format" {
+  command -v rnp > /dev/null \
+    || skip "NOT TESTED: rnp is not installed, and --compress-algo reaches it as --zlib"
+  spy sfenc "$SFENC"
+  spy gpg
+  spy rnp
+  run "$SFBENCH" --size 1 --runs 1 --algo cast5 -z 6 --compress-algo ZLIB \
+    --no-decrypt --threads 2 --sfenc "$scratch/spy-sfenc" \
+    --gpg "$scratch/spy-gpg" --rnp "$scratch/spy-rnp" --save "$scratch/out" \
+    --format csv
+  [ "$status" -eq 0 ]
+  cat "$scratch/log"
+  fed sfenc | grep -q ' -z 6 --compress-algo zlib -c --cipher-algo CAST5 --threads 2$'
+  fed gpg | grep -q ' -z 6 --compress-algo zlib -c --cipher-algo CAST5$'
+  fed rnp | grep -q ' -z 6 --zlib -c --cipher CAST5$'
+  # CSV: three tables, each with the threads column after impl and one
+  # column count; the peers' rows have "-" there.
+  awk -v RS= '{ print > ("'"$scratch"'/table" NR) }' "$scratch/out.csv"
+  [ ! -e "$scratch/table4" ]
+  for n in 1 2 3; do
+    head -1 "$scratch/table$n" | grep -q '^algo,bits,impl,threads,op,'
+    [ -z "$(awk -F, 'NR == 1 { n = NF } NF != n' "$scratch/table$n")" ]
+  done
+  [ "$(wc -l < "$scratch/table1")" -eq 2 ]
+  grep -q '^CAST5,128,[a-z]*,2,enc,[0-9.]*,' "$scratch/table1"
+  grep -q '^CAST5,128,[a-z]*,2,enc,sfenc,' "$scratch/table2"
+  grep -q '^CAST5,128,[a-z]*,-,enc,gpg,' "$scratch/table2"
+  grep -q '^CAST5,128,[a-z]*,-,enc,rnp,' "$scratch/table2"
+  [ "$(grep -c '^CAST5,128,[a-z]*,2,enc,sfenc,1,' "$scratch/table3")" -eq 2 ]
+  [ "$(grep -c '^CAST5,128,n/a,-,enc,gpg,1,' "$scratch/table3")" -eq 2 ]
+  python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r, = d["results"]
+assert r["threads"] == "2" and r["op"] == "enc", r
+assert r["sfenc_mibs"] > 0 and r["ratio_gpg"] > 0 and r["ratio_rnp"] > 0, r
+assert sorted((u["tool"], u["threads"]) for u in d["usage"]) == [
+    ("gpg", "-"), ("rnp", "-"), ("sfenc", "2")], d["usage"]
+assert {(x["tool"], x["threads"]) for x in d["runs"]} == {
+    ("gpg", "-"), ("rnp", "-"), ("sfenc", "2")}, d["runs"]
+assert any(n.startswith("-z 6 --compress-algo zlib: every OpenPGP tool")
+           for n in d["notes"]), d["notes"]
+' "$scratch/out.json"
+  grep -Eq '^ALGO +BITS +IMPL +THREADS +OP +sfenc ' "$scratch/out.txt"
+  grep -Eq '^CAST5 +128 +[a-z]+ +2 +enc +[0-9.]+ ' "$scratch/out.txt"
+  grep -q '^| ALGO | BITS | IMPL | THREADS | OP | sfenc |' "$scratch/out.md"
+  grep -q '^| CAST5 | 128 | [a-z]* | 2 | enc | [0-9.]* |' "$scratch/out.md"
+  grep -q '^| CAST5 | 128 | [a-z]* | - | enc | gpg |' "$scratch/out.md"
+  grep -q '<th>THREADS</th>' "$scratch/out.html"
+  grep -q '<td data-key="threads">2</td>' "$scratch/out.html"
+  grep -q '<td data-key="threads">-</td>' "$scratch/out.html"
+  # Without --threads the tables have no such column.
+  run "$SFBENCH" --size 1 --runs 1 --algo cast5 --no-decrypt --no-gpg \
+    --no-openssl --no-rnp --format csv
+  [ "$status" -eq 0 ]
+  [ -z "$(echo "$output" | grep threads)" ]
+  echo "${lines[0]}" | grep -q '^algo,bits,impl,op,sfenc_mibs,'
+}
+
 @test "sfbench: --plot draws an SVG chart, --save writes every format" {
   run "$SFBENCH" --size 1 --runs 1 --algo aes --no-decrypt --no-rnp \
     --plot "$scratch/pipe.svg" --save "$scratch/pipe" --format markdown
@@ -354,6 +467,23 @@ assert r["rnp_net_reliable"] is None and r["rnp_net_mibs"] is None
   run "$SFBENCH" --cipher-impl nosuch --no-gpg
   [ "$status" -eq 2 ]
   [[ "$output" == "sfbench: nosuch: no such implementation"* ]]
+  run "$SFBENCH" --compress-algo bzip2
+  [ "$status" -eq 2 ]
+  [ "$output" = "sfbench: --compress-algo: needs -z 1 to 9 (with -z 0 nothing is compressed)" ]
+  run "$SFBENCH" -z 6 --compress-algo lzma
+  [ "$status" -eq 2 ]
+  [ "$output" = "sfbench: --compress-algo: zip, zlib or bzip2 expected" ]
+  run "$SFBENCH" --decrypt-only --no-decrypt
+  [ "$status" -eq 2 ]
+  [ "$output" = "sfbench: --decrypt-only: with --no-decrypt, nothing is left to measure" ]
+  for bad in 0 65 1,x 1.5 , ''; do
+    run "$SFBENCH" --threads "$bad"
+    [ "$status" -eq 2 ]
+    [ "$output" = "sfbench: --threads: thread counts from 1 to 64, comma separated, expected" ]
+  done
+  run "$SFBENCH" --threads 1,2,3,4,5,6,7,8,9 --cipher-impl ref,gcrypt
+  [ "$status" -eq 2 ]
+  [ "$output" = "sfbench: --threads: at most 16 sfenc rows per algorithm (--cipher-impl times --threads)" ]
   GNUPLOT=/nonexistent/gnuplot run "$SFBENCH" --plot "$scratch/x.svg"
   [ "$status" -eq 2 ]
   [ "${#lines[@]}" -eq 1 ]
