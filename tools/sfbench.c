@@ -28,6 +28,11 @@
  * LibrePGP's AEAD packet with that mode, and each decrypts a message
  * it made itself; gpg 2.2 and openssl enc have no AEAD and stay in
  * CFB, so the rows compare sfenc's AEAD with gpg's CFB and MDC.
+ *
+ * The restore path is decryption alone (--decrypt-only) of the
+ * compressed message gpg made of the corpus, with the algorithm
+ * --compress-algo names, and sfenc once per --threads count: its
+ * one-thread figure beside the others, in rows of their own.
  */
 #define _GNU_SOURCE 1           /* strcasestr, pipe2, mkostemp */
 #include <config.h>
