@@ -171,6 +171,18 @@ compress_writer_sink (void *ctx, const unsigned char *buf, size_t len)
 }
 
 
+/* With -v: how many blocks did not compress.  */
+static void
+log_stored_blocks (const pdeflate_t *pd)
+{
+  uint64_t blocks, stored;
+
+  pdeflate_counts (pd, &blocks, &stored);
+  log_info ("%llu of %llu blocks stored, incompressible",
+            (unsigned long long)stored, (unsigned long long)blocks);
+}
+
+
 gpg_error_t
 compress_writer_finish (compress_writer_t *cw)
 {
@@ -179,7 +191,11 @@ compress_writer_finish (compress_writer_t *cw)
   if (cw->bzip2)
     err = bzip2_writer_finish (cw->bzip2);
   else
-    err = pdeflate_finish (cw->deflater);
+    {
+      err = pdeflate_finish (cw->deflater);
+      if (!err)
+        log_stored_blocks (cw->deflater);
+    }
   if (!err)
     err = packet_writer_finish (&cw->packet);
   return err;

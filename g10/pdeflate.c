@@ -12,6 +12,11 @@
  * worker never needs another job, and the block boundaries depend
  * only on the offsets in the input: the output is the same for any
  * NTHREADS, and with one thread no worker is started at all.
+ *
+ * A block the probe calls incompressible (compress-probe.h) is not
+ * deflated: the writing thread passes its input to the sink as stored
+ * blocks, straight from the job, so it is copied no more than the
+ * output of a deflated block.
  */
 #include <config.h>
 
@@ -24,6 +29,7 @@
 #include "packet.h"
 #include "error.h"
 #include "iobuf.h"
+#include "compress-probe.h"
 #include "deflate-engine.h"
 #include "pdeflate.h"
 
@@ -32,12 +38,19 @@
 #define ZIP_WINDOW_BITS 13
 #define ZLIB_WINDOW_BITS 15
 
+/* The most bytes of one stored block (RFC 1951 3.2.4), and the size
+ * of its header: BFINAL and BTYPE 00 in a byte of their own (the
+ * stream is byte aligned where a job starts), LEN and NLEN.  */
+#define STORED_LEN_MAX 65535
+#define STORED_HEADER_LEN 5
+
 typedef struct job
 {
   size_t dictlen;
   size_t len;
   size_t outlen;
   int last;
+  int stored;                   /* Written as stored blocks.  */
   int done;                     /* Under the lock with workers.  */
   gpg_error_t err;
   uLong adler;                  /* Of the input of the block (ZLIB).  */
@@ -68,6 +81,7 @@ struct pdeflate
   uint64_t filling;             /* Changed by the writing thread, locked.  */
   uint64_t emitted;             /* The writing thread's alone.  */
   uint64_t taken;               /* Under the lock.  */
+  uint64_t nstored;             /* Jobs emitted as stored blocks.  */
   int stopping;                 /* Under the lock.  */
   deflate_engine_t *inline_engine;  /* With one thread.  */
   worker_t *workers;
@@ -85,13 +99,18 @@ job_at (pdeflate_t *pd, uint64_t seq)
 }
 
 
-/* Compress JOB with ENGINE; on any thread.  */
+/* Compress JOB with ENGINE, unless it looks incompressible; on any
+ * thread.  */
 static void
 compress_job (pdeflate_t *pd, deflate_engine_t *engine, job_t *job)
 {
-  job->err = deflate_engine_run (engine, job->dict, job->dictlen, job->in,
-                                 job->len, job->last, job->out,
-                                 &job->outlen);
+  job->stored = compress_probe_incompressible (job->in, job->len);
+  if (job->stored)
+    job->err = 0;
+  else
+    job->err = deflate_engine_run (engine, job->dict, job->dictlen, job->in,
+                                   job->len, job->last, job->out,
+                                   &job->outlen);
   if (pd->algo == COMPRESS_ZLIB)
     job->adler = adler32 (adler32 (0, NULL, 0), job->in, job->len);
 }
@@ -140,6 +159,34 @@ job_is_done (pdeflate_t *pd, job_t *job, int wait)
 }
 
 
+/* Pass the input of JOB to the sink as stored blocks, the last one
+ * final when JOB ends the stream.  Each ends byte aligned, as a sync
+ * flush does, so the next job's blocks follow on.  */
+static gpg_error_t
+emit_stored (pdeflate_t *pd, const job_t *job)
+{
+  unsigned char hdr[STORED_HEADER_LEN];
+  gpg_error_t err = 0;
+  size_t off, n;
+
+  for (off = 0; !err && off < job->len; off += n)
+    {
+      n = job->len - off;
+      if (n > STORED_LEN_MAX)
+        n = STORED_LEN_MAX;
+      hdr[0] = job->last && off + n == job->len;
+      hdr[1] = n;
+      hdr[2] = n >> 8;
+      hdr[3] = ~n;
+      hdr[4] = ~n >> 8;
+      err = pd->sink (pd->sink_ctx, hdr, sizeof hdr);
+      if (!err)
+        err = pd->sink (pd->sink_ctx, job->in + off, n);
+    }
+  return err;
+}
+
+
 /* Pass the compressed JOB, number SEQ, to the sink.  */
 static gpg_error_t
 emit_job (pdeflate_t *pd, job_t *job, uint64_t seq)
@@ -150,7 +197,10 @@ emit_job (pdeflate_t *pd, job_t *job, uint64_t seq)
                  (unsigned long long)seq);
   if (pd->algo == COMPRESS_ZLIB)
     pd->adler = adler32_combine (pd->adler, job->adler, job->len);
-  return pd->sink (pd->sink_ctx, job->out, job->outlen);
+  if (!job->stored)
+    return pd->sink (pd->sink_ctx, job->out, job->outlen);
+  pd->nstored++;
+  return emit_stored (pd, job);
 }
 
 
@@ -272,6 +322,15 @@ zlib_header (unsigned char hdr[2], int level, int window_bits)
   check += 31 - check % 31;
   hdr[0] = check >> 8;
   hdr[1] = check;
+}
+
+
+void
+pdeflate_counts (const pdeflate_t *pd, uint64_t *r_blocks,
+                 uint64_t *r_stored)
+{
+  *r_blocks = pd->emitted;
+  *r_stored = pd->nstored;
 }
 
 

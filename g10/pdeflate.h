@@ -9,6 +9,13 @@
  * window, as gpg writes it; ZLIB (2) frames it with the zlib header
  * and the Adler-32 of the whole input (RFC 1950).
  *
+ * A block whose bytes look incompressible (compress-probe.h) is
+ * written as stored blocks instead of being deflated: that costs a
+ * copy where deflate would spend its full time to save nothing.  The
+ * decision depends on the block's bytes alone, so the stream is still
+ * the same for any number of threads, and still one ordinary deflate
+ * stream.
+ *
  * With one thread, each block is compressed in line when it is full.
  * With more, the thread that writes keeps reading and feeding the sink
  * while worker threads compress: it is the only thread that calls the
@@ -19,6 +26,7 @@
 #ifndef SFENC_PDEFLATE_H
 #define SFENC_PDEFLATE_H
 
+#include <stdint.h>
 #include <gpg-error.h>
 
 #include "iobuf.h"
@@ -40,6 +48,11 @@ gpg_error_t pdeflate_write (void *ctx, const unsigned char *buf, size_t len);
 
 /* End the stream: compress and write what is left, then the trailer.  */
 gpg_error_t pdeflate_finish (pdeflate_t *pd);
+
+/* The blocks PD has written so far, and how many of them were
+ * stored.  */
+void pdeflate_counts (const pdeflate_t *pd, uint64_t *r_blocks,
+                      uint64_t *r_stored);
 
 /* Stop the threads, waiting for them, and free PD; after an error
  * too, so that no thread outlives the stream.  */
