@@ -11,6 +11,13 @@
  *     8 KiB window (what gpg writes, and what old readers can take),
  *     ZLIB with its header and Adler-32 checked, and nothing follows
  *     the end of the stream.
+ * Blocks that do not compress are stored (compress-probe.h): the
+ * stream is walked block by block with zlib to see which blocks of
+ * the input stored blocks carry.  Random input is stored whole and
+ * costs a few bytes per block more; text and zeros are deflated; in
+ * input that alternates text and random bytes, cut across the block
+ * boundaries, the blocks all random are stored and the blocks mostly
+ * text are deflated, again the same stream for every thread count.
  * Also: an error of the sink stops the stream, is returned by every
  * later call, and the threads are gone after pdeflate_release (which
  * ThreadSanitizer and LeakSanitizer would see otherwise).
@@ -106,8 +113,36 @@ inflates_to (const struct out *stream, int algo, const unsigned char *want,
   return ok;
 }
 
-enum kind { RANDOM, ZEROS, TEXT };
-static const char *const kind_names[] = { "random", "zeros", "text" };
+enum kind { RANDOM, ZEROS, TEXT, MIXED };
+static const char *const kind_names[] = { "random", "zeros", "text",
+                                          "mixed" };
+
+/* MIXED input: text, then random bytes, over and over, in runs that
+ * do not line up with the blocks.  */
+#define MIXED_TEXT_RUN (B / 2 + 1000)
+#define MIXED_RANDOM_RUN (2 * B + 3333)
+
+static int
+mixed_is_text (size_t offset)
+{
+  return offset % (MIXED_TEXT_RUN + MIXED_RANDOM_RUN) < MIXED_TEXT_RUN;
+}
+
+static void fill (unsigned char *buf, size_t len, enum kind kind);
+
+static void
+fill_mixed (unsigned char *buf, size_t len)
+{
+  size_t i, n;
+
+  for (i = 0; i < len; i += n)
+    {
+      for (n = 1; i + n < len && mixed_is_text (i + n) == mixed_is_text (i);
+           n++)
+        ;
+      fill (buf + i, n, mixed_is_text (i) ? TEXT : RANDOM);
+    }
+}
 
 static void
 fill (unsigned char *buf, size_t len, enum kind kind)
@@ -117,7 +152,9 @@ fill (unsigned char *buf, size_t len, enum kind kind)
       "sfenc ", "thread ", "OpenPGP ", "2026 ", "compressed " };
   size_t i, n;
 
-  if (kind == RANDOM)
+  if (kind == MIXED)
+    fill_mixed (buf, len);
+  else if (kind == RANDOM)
     prng_fill (buf, len);
   else if (kind == ZEROS)
     memset (buf, 0, len);
@@ -188,6 +225,186 @@ check_streams (void)
   free (in);
 }
 
+/* What the deflate blocks of a stream carry, block B of the input
+ * (the pdeflate block, DEFLATE_BLOCK_SIZE bytes) by block.  */
+struct blocks
+{
+  size_t count;
+  size_t *stored;       /* Bytes of the block inside stored blocks.  */
+  size_t *compressed;   /* Huffman-coded blocks that start in it.  */
+};
+
+/* The type (BTYPE) of the deflate block whose header starts HELD
+ * bits before P (the top bits of P[-1], which zlib holds), with AVAIL
+ * bytes from P on, at *R_TYPE, and for a stored block its LEN at
+ * *R_LEN; false when the stream ends first.  */
+static int
+block_header (const unsigned char *p, size_t avail, unsigned int held,
+              int *r_type, size_t *r_len)
+{
+  unsigned int hdr;
+
+  /* Past the 3 header bits, the next byte boundary.  */
+  if (held < 3)
+    {
+      if (!avail--)
+        return 0;
+      hdr = held ? (unsigned)(p[-1] >> (8 - held) | p[0] << held) : p[0];
+      p++;
+    }
+  else
+    hdr = p[-1] >> (8 - held);
+  *r_type = hdr >> 1 & 3;
+  *r_len = 0;
+  if (*r_type)
+    return 1;
+  if (avail < 2)
+    return 0;
+  *r_len = p[0] | p[1] << 8;
+  return 1;
+}
+
+/* Count the block of TYPE (stored with LEN bytes) that starts at
+ * OFFSET of the input into BL.  */
+static void
+count_block (struct blocks *bl, size_t offset, int type, size_t len)
+{
+  if (type)
+    bl->compressed[offset / B]++;
+  else
+    bl->stored[offset / B] += len;
+}
+
+/* Walk STREAM, which holds LEN bytes of input, block by block with
+ * zlib's inflate into BL; true when it reads to the end.  */
+static int
+walk_blocks (const struct out *stream, int algo, size_t len, struct blocks *bl)
+{
+  unsigned char *got = malloc (len + 1);
+  z_stream zs;
+  size_t stored_len;
+  int zrc = Z_OK, type, ok = 0;
+
+  bl->count = len / B + 1;
+  bl->stored = calloc (bl->count, sizeof *bl->stored);
+  bl->compressed = calloc (bl->count, sizeof *bl->compressed);
+  memset (&zs, 0, sizeof zs);
+  if (!got || !bl->stored || !bl->compressed
+      || inflateInit2 (&zs, algo == COMPRESS_ZIP ? -13 : 15) != Z_OK)
+    abort ();
+  zs.next_in = stream->data;
+  zs.avail_in = stream->len;
+  zs.next_out = got;
+  zs.avail_out = len + 1;
+  /* zlib stops before every block header but the first of a raw
+   * stream.  */
+  if (algo == COMPRESS_ZIP)
+    {
+      if (!block_header (zs.next_in, zs.avail_in, 0, &type, &stored_len))
+        goto leave;
+      count_block (bl, 0, type, stored_len);
+    }
+  for (;;)
+    {
+      /* Z_BLOCK stops at each block boundary (data_type 128), also
+       * after the last block (64), before the Adler-32.  */
+      zrc = inflate (&zs, Z_BLOCK);
+      if (zrc == Z_STREAM_END)
+        {
+          ok = zs.total_out == len;
+          break;
+        }
+      if (zrc != Z_OK || !(zs.data_type & 128) || (zs.data_type & 63) > 7)
+        break;
+      if (zs.data_type & 64)
+        continue;
+      if (!block_header (zs.next_in, zs.avail_in, zs.data_type & 63, &type,
+                         &stored_len))
+        break;
+      count_block (bl, zs.total_out, type, stored_len);
+    }
+ leave:
+  if (!ok)
+    fprintf (stderr, "walk: %d (%s) at %lu of %zu out\n", zrc,
+             zs.msg ? zs.msg : "-", zs.total_out, len);
+  inflateEnd (&zs);
+  free (got);
+  return ok;
+}
+
+/* Compress KIND input of LEN bytes at LEVEL and check which blocks
+ * were stored; for MIXED input, also that every thread count writes
+ * the same stream.  */
+static void
+check_stored_kind (enum kind kind, size_t len, int algo, int level)
+{
+  unsigned char *in = malloc (len);
+  struct out stream = { 0 };
+  struct blocks bl;
+  char what[128];
+  size_t b, blen, ntext, i, nstored = 0;
+  gpg_error_t err;
+
+  if (!in)
+    abort ();
+  fill (in, len, kind);
+  snprintf (what, sizeof what, "stored? %s, %zu bytes, %s level %d",
+            kind_names[kind], len, algo == COMPRESS_ZIP ? "ZIP" : "ZLIB",
+            level);
+  if (kind == MIXED)
+    check_one (in, len, what, algo, level);
+  err = deflate_input (in, len, algo, level, 2, 1, &stream);
+  check (!err, "%s: %s", what, gpg_strerror (err));
+  check (walk_blocks (&stream, algo, len, &bl), "%s: walked", what);
+  for (b = 0; b < bl.count; b++)
+    {
+      blen = b + 1 < bl.count ? B : len % B;
+      for (ntext = 0, i = b * B; kind == MIXED && i < b * B + blen; i++)
+        ntext += mixed_is_text (i);
+      if ((kind == RANDOM || (kind == MIXED && !ntext)) && blen >= 1024)
+        check (bl.stored[b] == blen && !bl.compressed[b],
+               "%s: block %zu of random bytes: %zu of %zu bytes stored, "
+               "%zu Huffman blocks", what, b, bl.stored[b], blen,
+               bl.compressed[b]);
+      if (kind == TEXT || kind == ZEROS || (kind == MIXED && ntext > blen / 2))
+        check (bl.compressed[b] && bl.stored[b] < blen,
+               "%s: block %zu, %zu bytes of text: %zu stored, "
+               "%zu Huffman blocks", what, b, ntext, bl.stored[b],
+               bl.compressed[b]);
+      nstored += bl.stored[b];
+    }
+  /* Stored blocks cost 5 bytes per 64 KiB.  */
+  if (kind == RANDOM)
+    check (stream.len <= len + len / 8192 + 64,
+           "%s: %zu bytes of random input became %zu", what, len,
+           stream.len);
+  if (kind == TEXT)
+    check (stream.len < len / 2 && !nstored,
+           "%s: text not deflated: %zu bytes, %zu stored", what,
+           stream.len, nstored);
+  free (bl.stored);
+  free (bl.compressed);
+  free (stream.data);
+  free (in);
+}
+
+static void
+check_stored (void)
+{
+  static const int levels[] = { 1, 6, 9 };
+  size_t l;
+  int algo;
+
+  for (algo = COMPRESS_ZIP; algo <= COMPRESS_ZLIB; algo++)
+    for (l = 0; l < sizeof levels / sizeof *levels; l++)
+      {
+        check_stored_kind (RANDOM, LARGE, algo, levels[l]);
+        check_stored_kind (TEXT, LARGE, algo, levels[l]);
+        check_stored_kind (ZEROS, LARGE, algo, levels[l]);
+        check_stored_kind (MIXED, LARGE, algo, levels[l]);
+      }
+}
+
 /* A sink that fails in the middle: the error comes back, from then on
  * every call returns it, and release stops the threads.  */
 static void
@@ -230,6 +447,7 @@ main (void)
   test_init ("t-deflate");
   prng_seed ();
   check_streams ();
+  check_stored ();
   check_sink_error (1);
   check_sink_error (2);
   check_sink_error (4);
