@@ -11,14 +11,12 @@
  *
  * in integers, so the decision is exact on every machine.  Random
  * bytes give about 7.98 bits per byte; text, code and binaries less
- * than 6.  Deflate can still find repeats in bytes whose counts are
- * even (which is why the threshold is below 8 bits): on a tar of the
- * .gz files of /usr/share/doc and /usr/share/man/man1, the blocks
- * this probe stores would have saved 1.1% of the output, on the files
- * of sfbench's corpus 0.3%.  A sample of 16 KiB costs about 8
- * microseconds per 128 KiB block, where a trial deflate of the same
- * sample with igzip's fastest level costs about 45 and predicted no
- * better (doc/benchmarks.md).
+ * than 6.  Deflate still finds a few repeats in bytes whose counts
+ * are even, which storing gives up: sfenc -c's output grew by 0.3% on
+ * sfbench's corpus, 0.9% on a tar of /usr/share's .gz files, 2% on a
+ * tar of larger compressed files.  The sample costs about 8
+ * microseconds per 128 KiB block; a trial deflate of it with igzip's
+ * fastest level cost 47 and chose about as well (doc/benchmarks.md).
  */
 #include <config.h>
 

@@ -14,6 +14,9 @@
  * 6, so the default level and those above stay with zlib, as all
  * levels do without ISA-L.
  *
+ * Blocks whose bytes look random never reach an engine: pdeflate.c
+ * writes them as stored blocks (compress-probe.h).
+ *
  * The functions below never call fail (): they run on worker
  * threads, and only the thread that owns the stream reports errors.
  */
