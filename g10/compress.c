@@ -5,9 +5,9 @@
  * BZIP2 (compress-bzip2.c).  Like gpg, ZIP is written with an 8 KiB
  * window (windowBits 13) for the benefit of old readers; reading
  * accepts any window size.  Deflate is written through pdeflate.c, on
- * --threads threads, and read through zlib's inflate.  Checked
- * against GnuPG in tests/sfenc-interop.bats and
- * tests/sfenc-threads.bats.
+ * --threads threads, and read through inflate-engine.c (zlib or
+ * ISA-L, --inflate-impl).  Checked against GnuPG in
+ * tests/sfenc-interop.bats and tests/sfenc-threads.bats.
  */
 #include <config.h>
 
@@ -15,7 +15,6 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "packet.h"
 #include "error.h"
@@ -24,6 +23,8 @@
 #include "compress.h"
 #include "compress-bzip2.h"
 #include "deflate-engine.h"
+#include "inflate-engine.h"
+#include "options.h"
 #include "pdeflate.h"
 
 static const struct
@@ -216,13 +217,8 @@ compress_writer_release (compress_writer_t *cw)
 
 struct inflate_source
 {
-  bzip2_reader_t *bzip2;        /* BZIP2; the others go through zs.  */
-  z_stream zs;
-  source_fn_t source;
-  void *source_ctx;
-  int input_eof;
-  int done;                     /* The stream ended; zs is released.  */
-  unsigned char inbuf[CHUNK_SIZE];
+  bzip2_reader_t *bzip2;        /* BZIP2; the others go through engine.  */
+  inflate_engine_t *engine;
 };
 
 
@@ -232,7 +228,6 @@ inflate_source_new (inflate_source_t **r_is, int algo, source_fn_t source,
 {
   gpg_error_t err;
   inflate_source_t *is;
-  int zrc;
 
   if (algo != COMPRESS_ZIP && algo != COMPRESS_ZLIB
       && algo != COMPRESS_BZIP2)
@@ -250,15 +245,16 @@ inflate_source_new (inflate_source_t **r_is, int algo, source_fn_t source,
         *r_is = is;
       return err;
     }
-  is->source = source;
-  is->source_ctx = source_ctx;
-  zrc = inflateInit2 (&is->zs, algo == COMPRESS_ZIP ? -15 : 15);
-  if (zrc != Z_OK)
+  err = inflate_engine_new (&is->engine, opt.inflate_impl,
+                            algo == COMPRESS_ZIP ? INFLATE_RAW : INFLATE_ZLIB,
+                            source, source_ctx);
+  if (err)
     {
       free (is);
-      return fail (gpg_error (GPG_ERR_COMPR_ALGO), "decryption failed",
-                   "zlib inflateInit failed (%d)", zrc);
+      return fail (err, "out of core", NULL);
     }
+  log_info ("%s decompression through %s", compress_algo_name (algo),
+            inflate_impl_name (opt.inflate_impl));
   *r_is = is;
   return 0;
 }
@@ -270,46 +266,18 @@ inflate_source_read (void *ctx, unsigned char *buf, size_t size,
 {
   inflate_source_t *is = ctx;
   gpg_error_t err;
-  size_t n;
-  int zrc;
+  const char *reason;
 
   if (is->bzip2)
     return bzip2_reader_read (is->bzip2, buf, size, nread);
-  *nread = 0;
-  if (is->done)
-    return 0;
-  is->zs.next_out = buf;
-  is->zs.avail_out = size;
-  while (is->zs.avail_out == size)
-    {
-      if (!is->zs.avail_in && !is->input_eof)
-        {
-          err = is->source (is->source_ctx, is->inbuf, sizeof is->inbuf, &n);
-          if (err)
-            return err;
-          is->input_eof = !n;
-          is->zs.next_in = is->inbuf;
-          is->zs.avail_in = n;
-        }
-      zrc = inflate (&is->zs, Z_NO_FLUSH);
-      if (zrc == Z_STREAM_END)
-        {
-          /* As for BZIP2: free the window while the rest of the
-           * message, perhaps a layer nested inside, still runs.  */
-          inflateEnd (&is->zs);
-          is->done = 1;
-          break;
-        }
-      if (zrc == Z_BUF_ERROR && is->input_eof)
-        return fail (gpg_error (GPG_ERR_TRUNCATED), "decryption failed",
-                     "compressed data truncated");
-      if (zrc != Z_OK && zrc != Z_BUF_ERROR)
-        return fail (gpg_error (GPG_ERR_BAD_DATA), "decryption failed",
-                     "invalid compressed data (%s)",
-                     is->zs.msg ? is->zs.msg : "zlib error");
-    }
-  *nread = size - is->zs.avail_out;
-  return 0;
+  err = inflate_engine_read (is->engine, buf, size, nread);
+  reason = err ? inflate_engine_reason (is->engine) : NULL;
+  if (!reason)
+    return err;
+  if (gpg_err_code (err) == GPG_ERR_TRUNCATED)
+    return fail (err, "decryption failed", "compressed data truncated");
+  return fail (err, "decryption failed", "invalid compressed data (%s)",
+               reason);
 }
 
 
@@ -320,7 +288,7 @@ inflate_source_release (inflate_source_t *is)
     return;
   if (is->bzip2)
     bzip2_reader_release (is->bzip2);
-  else if (!is->done)
-    inflateEnd (&is->zs);
+  else
+    inflate_engine_release (is->engine);
   free (is);
 }

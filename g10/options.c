@@ -21,6 +21,7 @@
 #include "argon2.h"
 #include "compress.h"
 #include "error.h"
+#include "inflate-engine.h"
 #include "packet.h"
 #include "pdeflate.h"
 #include "command-fd.h"
@@ -59,6 +60,7 @@ enum opt_id
     O_DUMP_OPTIONS,
     O_CIPHER_ALGO,
     O_CIPHER_IMPL,
+    O_INFLATE_IMPL,
     O_DIGEST_ALGO,
     O_S2K_DIGEST_ALGO,
     O_S2K_MODE,
@@ -275,6 +277,8 @@ static const struct option_def options[] =
       "encrypt with AEAD NAME: OCB, EAX or GCM (RFC 9580)" },
     { O_CIPHER_IMPL, 0, "cipher-impl", "IMPL",
       "use implementation IMPL (ref, aesni, gcrypt, ...)" },
+    { O_INFLATE_IMPL, 0, "inflate-impl", "IMPL",
+      "inflate with IMPL: isal (default where built) or zlib" },
     { O_DIGEST_ALGO, 0, "digest-algo", "NAME",
       "string-to-key hash (--s2k-digest-algo wins)" },
     { O_COMPRESS_ALGO, 0, "compress-algo", "NAME",
@@ -378,6 +382,7 @@ options_set_defaults (void)
   opt.compress_level = -1;
   opt.bzip2_compress_level = -1;
   opt.compress_algo = COMPRESS_ZIP;
+  opt.inflate_impl = inflate_impl_default ();
   opt.passphrase_fd = -1;
 }
 
@@ -766,6 +771,12 @@ apply_argument (struct command_line *cl, enum opt_id id, const char *name,
       break;
     case O_PINENTRY_MODE:
       return set_pinentry_mode (name, arg);
+    case O_INFLATE_IMPL:
+      opt.inflate_impl = inflate_impl_from_name (arg);
+      if (opt.inflate_impl < 0)
+        return usage_error (name, "unknown inflate implementation '%s' (%s)",
+                            arg, inflate_impl_names ());
+      break;
     case O_LOAD_EXTENSION:
       return add_to_list (cl->extensions, &cl->n_extensions, name, arg);
     default:

@@ -27,6 +27,7 @@ struct options
   int no_auto_modules;
   const char *cipher_algo;
   const char *cipher_impl;
+  int inflate_impl;             /* enum inflate_impl.  */
   const char *digest_algo;
   const char *s2k_digest_algo;
   int s2k_mode;

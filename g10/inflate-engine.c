@@ -1,0 +1,349 @@
+/* inflate-engine.c - one raw deflate or zlib stream, through zlib or
+ * ISA-L's isal_inflate
+ *
+ * zlib is the reference: every stream it accepts must give the same
+ * bytes here, every stream it refuses must be refused.  isal_inflate
+ * is much faster but more permissive in places, which the ISA-L path
+ * checks itself before or after handing the data over (see
+ * isal_read).
+ */
+#include <config.h>
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <zlib.h>
+#ifdef HAVE_ISAL
+# include <isa-l/igzip_lib.h>
+#endif
+
+#include "packet.h"
+#include "inflate-engine.h"
+
+/* zlib's largest window, which it allocates when asked for any.  */
+#define ZLIB_WINDOW_BITS 15
+
+struct inflate_engine
+{
+  enum inflate_impl impl;
+  enum inflate_framing framing;
+  source_fn_t source;
+  void *source_ctx;
+  int input_eof;
+  int done;                     /* The stream ended.  */
+  const char *reason;           /* Why the engine refused the stream.  */
+  z_stream zs;                  /* zlib; zs_open while it holds memory.  */
+  int zs_open;
+#ifdef HAVE_ISAL
+  struct inflate_state *isal;
+  unsigned char zlib_header[2]; /* As read so far, for ISA-L.  */
+  int zlib_header_len;
+#endif
+  unsigned char inbuf[CHUNK_SIZE];
+};
+
+
+enum inflate_impl
+inflate_impl_default (void)
+{
+#ifdef HAVE_ISAL
+  return INFLATE_IMPL_ISAL;
+#else
+  return INFLATE_IMPL_ZLIB;
+#endif
+}
+
+
+int
+inflate_impl_from_name (const char *name)
+{
+  if (!strcasecmp (name, "zlib"))
+    return INFLATE_IMPL_ZLIB;
+#ifdef HAVE_ISAL
+  if (!strcasecmp (name, "isal"))
+    return INFLATE_IMPL_ISAL;
+#endif
+  return -1;
+}
+
+
+const char *
+inflate_impl_name (enum inflate_impl impl)
+{
+  return impl == INFLATE_IMPL_ISAL ? "isal" : "zlib";
+}
+
+
+const char *
+inflate_impl_names (void)
+{
+#ifdef HAVE_ISAL
+  return "zlib, isal";
+#else
+  return "zlib";
+#endif
+}
+
+
+/* Refuse the stream: CODE, and REASON for the owner's message.  */
+static gpg_error_t
+refuse (inflate_engine_t *e, gpg_err_code_t code, const char *reason)
+{
+  e->reason = reason;
+  return gpg_error (code);
+}
+
+
+/* Refill the input buffer when it is empty: *R_AVAIL and *R_NEXT are
+ * the library's view of it.  */
+static gpg_error_t
+refill (inflate_engine_t *e, size_t *r_avail, unsigned char **r_next)
+{
+  gpg_error_t err;
+  size_t n;
+
+  if (*r_avail || e->input_eof)
+    return 0;
+  err = e->source (e->source_ctx, e->inbuf, sizeof e->inbuf, &n);
+  if (err)
+    return err;
+  e->input_eof = !n;
+  *r_next = e->inbuf;
+  *r_avail = n;
+  return 0;
+}
+
+
+static gpg_error_t
+zlib_open (inflate_engine_t *e)
+{
+  int bits = e->framing == INFLATE_RAW ? -ZLIB_WINDOW_BITS : ZLIB_WINDOW_BITS;
+
+  if (inflateInit2 (&e->zs, bits) != Z_OK)
+    return gpg_error (GPG_ERR_ENOMEM);
+  e->zs_open = 1;
+  return 0;
+}
+
+
+static gpg_error_t
+zlib_read (inflate_engine_t *e, unsigned char *buf, size_t size,
+           size_t *nread)
+{
+  gpg_error_t err;
+  size_t avail;
+  int zrc;
+
+  e->zs.next_out = buf;
+  e->zs.avail_out = size;
+  while (e->zs.avail_out == size)
+    {
+      avail = e->zs.avail_in;
+      err = refill (e, &avail, &e->zs.next_in);
+      if (err)
+        return err;
+      e->zs.avail_in = avail;
+      zrc = inflate (&e->zs, Z_NO_FLUSH);
+      if (zrc == Z_STREAM_END)
+        {
+          /* Free the window while the rest of the message, perhaps a
+           * layer nested inside, still runs.  */
+          inflateEnd (&e->zs);
+          e->zs_open = 0;
+          e->done = 1;
+          break;
+        }
+      if (zrc == Z_BUF_ERROR && e->input_eof)
+        return refuse (e, GPG_ERR_TRUNCATED, "truncated");
+      if (zrc == Z_NEED_DICT)
+        return refuse (e, GPG_ERR_BAD_DATA, "preset dictionary");
+      if (zrc != Z_OK && zrc != Z_BUF_ERROR)
+        return refuse (e, GPG_ERR_BAD_DATA,
+                       e->zs.msg ? e->zs.msg : "zlib error");
+    }
+  *nread = size - e->zs.avail_out;
+  return 0;
+}
+
+
+#ifdef HAVE_ISAL
+static gpg_error_t
+isal_open (inflate_engine_t *e)
+{
+  e->isal = malloc (sizeof *e->isal);
+  if (!e->isal)
+    return gpg_error_from_syserror ();
+  isal_inflate_init (e->isal);
+  /* The zlib header is read here (isal_zlib_header); ISA-L then
+   * inflates the deflate data and checks the Adler-32 after it.  */
+  e->isal->crc_flag = e->framing == INFLATE_RAW ? ISAL_DEFLATE
+                      : ISAL_ZLIB_NO_HDR_VER;
+  if (e->framing == INFLATE_RAW)
+    e->zlib_header_len = sizeof e->zlib_header;
+  return 0;
+}
+
+
+/* Read the two bytes of the zlib header (RFC 1950 2.2) from the input
+ * and check them as zlib does: isal_inflate 2.30 takes a window over
+ * 32 KiB and then runs off the end of its output, and it limits the
+ * distances to a smaller window that the header names, which zlib
+ * only takes as a hint.  */
+static gpg_error_t
+isal_zlib_header (inflate_engine_t *e)
+{
+  struct inflate_state *st = e->isal;
+  const unsigned char *h = e->zlib_header;
+
+  while (e->zlib_header_len < 2 && st->avail_in)
+    {
+      e->zlib_header[e->zlib_header_len++] = *st->next_in++;
+      st->avail_in--;
+    }
+  if (e->zlib_header_len < 2)
+    return 0;
+  if ((h[0] << 8 | h[1]) % 31)
+    return refuse (e, GPG_ERR_BAD_DATA, "incorrect header check");
+  if ((h[0] & 0x0f) != Z_DEFLATED)
+    return refuse (e, GPG_ERR_BAD_DATA, "unknown compression method");
+  if ((h[0] >> 4) + 8 > ZLIB_WINDOW_BITS)
+    return refuse (e, GPG_ERR_BAD_DATA, "invalid window size");
+  if (h[1] & 0x20)
+    return refuse (e, GPG_ERR_BAD_DATA, "preset dictionary");
+  return 0;
+}
+
+
+/* Why isal_inflate returned RC.  */
+static const char *
+isal_reason (int rc)
+{
+  switch (rc)
+    {
+    case ISAL_NEED_DICT: return "preset dictionary";
+    case ISAL_INVALID_BLOCK: return "invalid block";
+    case ISAL_INVALID_SYMBOL: return "invalid symbol";
+    case ISAL_INVALID_LOOKBACK: return "invalid distance too far back";
+    case ISAL_INVALID_WRAPPER: return "incorrect header check";
+    case ISAL_UNSUPPORTED_METHOD: return "unknown compression method";
+    case ISAL_INCORRECT_CHECKSUM: return "incorrect data check";
+    default: return "isal_inflate error";
+    }
+}
+
+
+static gpg_error_t
+isal_read (inflate_engine_t *e, unsigned char *buf, size_t size,
+           size_t *nread)
+{
+  struct inflate_state *st = e->isal;
+  gpg_error_t err;
+  size_t avail;
+  int rc;
+
+  st->next_out = buf;
+  st->avail_out = size;
+  while (st->avail_out == size)
+    {
+      avail = st->avail_in;
+      err = refill (e, &avail, &st->next_in);
+      if (err)
+        return err;
+      st->avail_in = avail;
+      if (e->zlib_header_len < 2)
+        {
+          err = isal_zlib_header (e);
+          if (err)
+            return err;
+        }
+      rc = isal_inflate (st);
+      if (rc != ISAL_DECOMP_OK)
+        return refuse (e, GPG_ERR_BAD_DATA, isal_reason (rc));
+      if (st->block_state == ISAL_BLOCK_FINISH)
+        {
+          /* Free the state at once, as zlib_read does.  */
+          *nread = size - st->avail_out;
+          free (e->isal);
+          e->isal = NULL;
+          e->done = 1;
+          return 0;
+        }
+      if (e->input_eof && !st->avail_in && st->avail_out == size)
+        return refuse (e, GPG_ERR_TRUNCATED, "truncated");
+    }
+  *nread = size - st->avail_out;
+  return 0;
+}
+#endif /*HAVE_ISAL*/
+
+
+gpg_error_t
+inflate_engine_new (inflate_engine_t **r_engine, enum inflate_impl impl,
+                    enum inflate_framing framing, source_fn_t source,
+                    void *source_ctx)
+{
+  inflate_engine_t *e;
+  gpg_error_t err;
+
+  *r_engine = NULL;
+  e = calloc (1, sizeof *e);
+  if (!e)
+    return gpg_error_from_syserror ();
+  e->impl = impl;
+  e->framing = framing;
+  e->source = source;
+  e->source_ctx = source_ctx;
+#ifdef HAVE_ISAL
+  if (impl == INFLATE_IMPL_ISAL)
+    err = isal_open (e);
+  else
+#endif
+    err = zlib_open (e);
+  if (err)
+    {
+      free (e);
+      return err;
+    }
+  *r_engine = e;
+  return 0;
+}
+
+
+gpg_error_t
+inflate_engine_read (inflate_engine_t *e, unsigned char *buf, size_t size,
+                     size_t *nread)
+{
+  *nread = 0;
+  if (e->done || !size)
+    return 0;
+  /* Both libraries count the output space in 32 bits.  */
+  if (size > UINT_MAX)
+    size = UINT_MAX;
+#ifdef HAVE_ISAL
+  if (e->impl == INFLATE_IMPL_ISAL)
+    return isal_read (e, buf, size, nread);
+#endif
+  return zlib_read (e, buf, size, nread);
+}
+
+
+const char *
+inflate_engine_reason (const inflate_engine_t *e)
+{
+  return e->reason;
+}
+
+
+void
+inflate_engine_release (inflate_engine_t *e)
+{
+  if (!e)
+    return;
+  if (e->zs_open)
+    inflateEnd (&e->zs);
+#ifdef HAVE_ISAL
+  free (e->isal);
+#endif
+  free (e);
+}

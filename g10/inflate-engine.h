@@ -1,0 +1,72 @@
+/* inflate-engine.h - one raw deflate or zlib stream, inflated from a
+ * source
+ *
+ * The engine pulls a compressed stream from a source (iobuf.h) and
+ * inflates it into the caller's buffer, through zlib's inflate or
+ * ISA-L's isal_inflate (--inflate-impl).  Both accept the same
+ * streams and give the same bytes: what zlib refuses, the ISA-L path
+ * refuses too, checking itself what isal_inflate lets through
+ * (inflate-engine.c).  tests/t-inflate.c and the differential
+ * harness fuzz/fuzz-inflate-diff.c hold them to that.
+ *
+ * The functions never call fail (): the owner of the stream reports
+ * the error, with inflate_engine_reason's text.
+ */
+#ifndef SFENC_INFLATE_ENGINE_H
+#define SFENC_INFLATE_ENGINE_H
+
+#include <stddef.h>
+#include <gpg-error.h>
+
+#include "iobuf.h"
+
+enum inflate_impl
+  {
+    INFLATE_IMPL_ZLIB,
+    INFLATE_IMPL_ISAL           /* Only when built with ISA-L.  */
+  };
+
+enum inflate_framing
+  {
+    INFLATE_RAW,                /* RFC 1951, OpenPGP's ZIP.  */
+    INFLATE_ZLIB                /* RFC 1950, OpenPGP's ZLIB.  */
+  };
+
+typedef struct inflate_engine inflate_engine_t;
+
+/* ISA-L when configure found it, else zlib.  */
+enum inflate_impl inflate_impl_default (void);
+
+/* The implementation called NAME ("zlib", "isal"), or -1 when there
+ * is none of that name in this build.  */
+int inflate_impl_from_name (const char *name);
+
+const char *inflate_impl_name (enum inflate_impl impl);
+
+/* The names of the implementations of this build, for messages.  */
+const char *inflate_impl_names (void);
+
+/* An engine that inflates the stream of FRAMING read from SOURCE
+ * through IMPL.  Fails only for lack of memory.  */
+gpg_error_t inflate_engine_new (inflate_engine_t **r_engine,
+                                enum inflate_impl impl,
+                                enum inflate_framing framing,
+                                source_fn_t source, void *source_ctx);
+
+/* Inflate up to SIZE bytes into BUF and store their number at *NREAD:
+ * at least one, or 0 once the stream has ended (what follows its end
+ * is not read further).  Returns the source's error as it came,
+ * GPG_ERR_TRUNCATED when the source ends before the stream, or
+ * GPG_ERR_BAD_DATA for an invalid stream.  */
+gpg_error_t inflate_engine_read (inflate_engine_t *engine,
+                                 unsigned char *buf, size_t size,
+                                 size_t *nread);
+
+/* Why the engine refused the stream, after inflate_engine_read
+ * returned an error of its own; NULL when the error was the
+ * source's.  */
+const char *inflate_engine_reason (const inflate_engine_t *engine);
+
+void inflate_engine_release (inflate_engine_t *engine);
+
+#endif /*SFENC_INFLATE_ENGINE_H*/
