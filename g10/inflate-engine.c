@@ -19,6 +19,7 @@
 #endif
 
 #include "packet.h"
+#include "deflate-check.h"
 #include "inflate-engine.h"
 
 /* zlib's largest window, which it allocates when asked for any.  */
@@ -37,6 +38,7 @@ struct inflate_engine
   int zs_open;
 #ifdef HAVE_ISAL
   struct inflate_state *isal;
+  deflate_check_t *check;       /* What zlib would refuse.  */
   unsigned char zlib_header[2]; /* As read so far, for ISA-L.  */
   int zlib_header_len;
 #endif
@@ -172,7 +174,8 @@ static gpg_error_t
 isal_open (inflate_engine_t *e)
 {
   e->isal = malloc (sizeof *e->isal);
-  if (!e->isal)
+  e->check = deflate_check_new ();
+  if (!e->isal || !e->check)
     return gpg_error_from_syserror ();
   isal_inflate_init (e->isal);
   /* The zlib header is read here (isal_zlib_header); ISA-L then
@@ -233,27 +236,49 @@ isal_reason (int rc)
 }
 
 
+/* The next piece of input, after the zlib header, through the check
+ * and then to isal_inflate.  */
+static gpg_error_t
+isal_next_input (inflate_engine_t *e)
+{
+  struct inflate_state *st = e->isal;
+  gpg_error_t err;
+  size_t avail = 0;
+  const char *why;
+
+  err = refill (e, &avail, &st->next_in);
+  if (err)
+    return err;
+  st->avail_in = avail;
+  if (e->zlib_header_len < 2)
+    {
+      err = isal_zlib_header (e);
+      if (err)
+        return err;
+    }
+  why = deflate_check_feed (e->check, st->next_in, st->avail_in,
+                            e->input_eof);
+  if (why)
+    return refuse (e, GPG_ERR_BAD_DATA, why);
+  return 0;
+}
+
+
 static gpg_error_t
 isal_read (inflate_engine_t *e, unsigned char *buf, size_t size,
            size_t *nread)
 {
   struct inflate_state *st = e->isal;
   gpg_error_t err;
-  size_t avail;
   int rc;
 
   st->next_out = buf;
   st->avail_out = size;
   while (st->avail_out == size)
     {
-      avail = st->avail_in;
-      err = refill (e, &avail, &st->next_in);
-      if (err)
-        return err;
-      st->avail_in = avail;
-      if (e->zlib_header_len < 2)
+      if (!st->avail_in && !e->input_eof)
         {
-          err = isal_zlib_header (e);
+          err = isal_next_input (e);
           if (err)
             return err;
         }
@@ -262,6 +287,12 @@ isal_read (inflate_engine_t *e, unsigned char *buf, size_t size,
         return refuse (e, GPG_ERR_BAD_DATA, isal_reason (rc));
       if (st->block_state == ISAL_BLOCK_FINISH)
         {
+          /* The check lags behind by up to a block header: let it
+           * finish with what it holds.  */
+          const char *why = deflate_check_feed (e->check, NULL, 0, 1);
+
+          if (why)
+            return refuse (e, GPG_ERR_BAD_DATA, why);
           /* Free the state at once, as zlib_read does.  */
           *nread = size - st->avail_out;
           free (e->isal);
@@ -302,7 +333,7 @@ inflate_engine_new (inflate_engine_t **r_engine, enum inflate_impl impl,
     err = zlib_open (e);
   if (err)
     {
-      free (e);
+      inflate_engine_release (e);
       return err;
     }
   *r_engine = e;
@@ -344,6 +375,7 @@ inflate_engine_release (inflate_engine_t *e)
     inflateEnd (&e->zs);
 #ifdef HAVE_ISAL
   free (e->isal);
+  deflate_check_release (e->check);
 #endif
   free (e);
 }
