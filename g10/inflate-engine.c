@@ -284,7 +284,13 @@ isal_read (inflate_engine_t *e, unsigned char *buf, size_t size,
         }
       rc = isal_inflate (st);
       if (rc != ISAL_DECOMP_OK)
-        return refuse (e, GPG_ERR_BAD_DATA, isal_reason (rc));
+        {
+          /* The check may have the fault still ahead of it: its
+           * words are zlib's.  */
+          const char *why = deflate_check_feed (e->check, NULL, 0, 1);
+
+          return refuse (e, GPG_ERR_BAD_DATA, why ? why : isal_reason (rc));
+        }
       if (st->block_state == ISAL_BLOCK_FINISH)
         {
           /* The check lags behind by up to a block header: let it

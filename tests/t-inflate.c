@@ -7,8 +7,8 @@
  * be the same for all, and for valid streams the bytes must be the
  * input.  The streams:
  *   - zlib's deflate at levels 0 to 9 and windows 9 to 15, and sfenc's
- *     pdeflate (igzip for levels 1 to 3) on 2 threads, of text and of
- *     random bytes; each also cut short, and with bytes after its end
+ *     pdeflate (igzip for levels 1 to 3) on 2 threads, of text, of
+ *     random bytes and of zeros (blocks joined by sync flushes); each also cut short, and with bytes after its end
  *     (accepted, and dropped);
  *   - the zlib format's own faults: a preset dictionary (FDICT), a
  *     bad header check, a window over 32 KiB, a method other than 8,
@@ -22,7 +22,7 @@
  *     single distance code zlib accepts.
  * With an argument DIR, the streams are also written there as the
  * seed corpus of fuzz/fuzz-inflate-diff.c (its first byte: 0 raw,
- * 1 zlib).
+ * 1 zlib), those of up to 4 KiB.
  */
 #include <config.h>
 
@@ -148,7 +148,9 @@ write_corpus (enum inflate_framing framing, const unsigned char *data,
   unsigned char flag = framing == INFLATE_ZLIB;
   FILE *fp;
 
-  if (!corpus_dir)
+  /* Seeds larger than what make fuzz tries (run-fuzz.sh) only slow
+   * the fuzzer down.  */
+  if (!corpus_dir || len > 4096)
     return;
   snprintf (name, sizeof name, "%s/t-inflate-%04u", corpus_dir,
             corpus_count++);
@@ -327,9 +329,10 @@ test_zlib_streams (const unsigned char *text, const unsigned char *rnd)
 
 /* sfenc's own streams: 128 KiB blocks joined by sync flushes.  */
 static void
-test_pdeflate_streams (const unsigned char *text, const unsigned char *rnd)
+test_pdeflate_streams (const unsigned char *text, const unsigned char *rnd,
+                       const unsigned char *zeros)
 {
-  static const int levels[] = { 1, 3, 6, 9 };
+  static const int levels[] = { 1, 3, 6, 9, 2, 6 };
   char what[128];
   struct buf b;
   pdeflate_t *pd;
@@ -339,7 +342,7 @@ test_pdeflate_streams (const unsigned char *text, const unsigned char *rnd)
   for (algo = COMPRESS_ZIP; algo <= COMPRESS_ZLIB; algo++)
     for (i = 0; i < sizeof levels / sizeof *levels; i++)
       {
-        const unsigned char *in = i % 2 ? rnd : text;
+        const unsigned char *in = i > 3 ? zeros : i % 2 ? rnd : text;
 
         memset (&b, 0, sizeof b);
         if (pdeflate_new (&pd, algo, levels[i], 2, buf_sink, &b)
@@ -729,11 +732,12 @@ int
 main (int argc, char **argv)
 {
   unsigned char *text = malloc (TEXT_LEN), *rnd = malloc (TEXT_LEN);
+  unsigned char *zeros = calloc (1, TEXT_LEN);
 
   test_init ("t-inflate");
   if (argc > 1)
     corpus_dir = argv[1];
-  if (!text || !rnd)
+  if (!text || !rnd || !zeros)
     abort ();
   prng_seed ();
   fill_text (text, TEXT_LEN);
@@ -744,8 +748,9 @@ main (int argc, char **argv)
   test_dynamic ();
   test_zlib_format (text);
   test_zlib_streams (text, rnd);
-  test_pdeflate_streams (text, rnd);
+  test_pdeflate_streams (text, rnd, zeros);
   free (text);
   free (rnd);
+  free (zeros);
   return test_finish ();
 }

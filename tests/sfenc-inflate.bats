@@ -1,0 +1,173 @@
+#!/usr/bin/env bats
+# --inflate-impl (issue 22): sfenc -d reads ZIP and ZLIB packets through
+# zlib or ISA-L (g10/inflate-engine.c), and both give the same output
+# for gpg's, rnp's and sfenc's messages (--threads 1 and 2), and the
+# same one-line refusal, exit status 2, for bad compressed data.
+
+setup () {
+  SFENC=${SFENC:-$BATS_TEST_DIRNAME/../g10/sfenc}
+  T=$BATS_TEST_TMPDIR
+  export GNUPGHOME="$T/gnupg"
+  mkdir -p -m 700 "$GNUPGHOME"
+  SF=("$SFENC" --batch --passphrase "pass phrase" --s2k-count 65536)
+  GPG=(gpg --batch --quiet --no-tty --pinentry-mode loopback
+       --passphrase "pass phrase" --s2k-count 65536)
+  yes "sfenc inflate line" | head -c 700000 > "$T/in-text"
+  head -c 300000 /dev/urandom > "$T/in-random"
+  : > "$T/in-empty"
+  IMPLS=(zlib)
+  if "$SFENC" --inflate-impl isal --dump-options > /dev/null 2>&1; then
+    IMPLS+=(isal)
+  fi
+}
+
+teardown () {
+  gpgconf --kill gpg-agent > /dev/null 2>&1 || true
+}
+
+need_isal () {
+  [ "${#IMPLS[@]}" -eq 2 ] \
+    || skip "NOT TESTED: built without ISA-L (--without-isal), zlib is the only inflate"
+}
+
+# Decrypt message $1 with each implementation, -v: the output must be
+# file $2 and the log must name the implementation.
+same_output () {
+  local impl
+  for impl in "${IMPLS[@]}"; do
+    "${SF[@]}" -v -d --yes --inflate-impl "$impl" -o "$T/out-$impl" "$1" 2> "$T/err-$impl" \
+      || { cat "$T/err-$impl"; return 1; }
+    grep -Eq "^sfenc: (ZIP|ZLIB) decompression through $impl\$" "$T/err-$impl" \
+      || { echo "$1: no '$impl' in the log:"; cat "$T/err-$impl"; return 1; }
+    cmp "$2" "$T/out-$impl" || { echo "$1 through $impl differs"; return 1; }
+  done
+}
+
+@test "sfenc-inflate: the default is isal where built, and -v says so" {
+  need_isal
+  "${SF[@]}" -c < "$T/in-text" > "$T/msg"
+  "${SF[@]}" -v -d -o "$T/out" "$T/msg" 2> "$T/err"
+  grep -qx 'sfenc: ZIP decompression through isal' "$T/err"
+  cmp "$T/in-text" "$T/out"
+}
+
+@test "sfenc-inflate: --inflate-impl refuses an unknown name" {
+  run "${SF[@]}" -d --inflate-impl nosuch /dev/null
+  [ "$status" -eq 2 ]
+  [ "${#lines[@]}" -eq 1 ]
+  [[ "$output" == "sfenc: --inflate-impl: unknown inflate implementation 'nosuch' (zlib"* ]]
+}
+
+@test "sfenc-inflate: gpg's ZIP and ZLIB messages, both implementations" {
+  local algo in level
+  command -v gpg > /dev/null || skip "NOT TESTED: gpg is not installed"
+  for algo in zip zlib; do
+    for in in text random empty; do
+      for level in 1 6 9; do
+        "${GPG[@]}" -c --compress-algo "$algo" -z "$level" -o "$T/msg" --yes "$T/in-$in"
+        same_output "$T/msg" "$T/in-$in"
+      done
+    done
+  done
+}
+
+@test "sfenc-inflate: rnp's ZIP and ZLIB messages, both implementations" {
+  local algo in
+  command -v rnp > /dev/null || skip "NOT TESTED: rnp is not installed"
+  mkdir -p "$T/rnp"
+  for algo in --zip --zlib; do
+    for in in text random empty; do
+      rnp --homedir "$T/rnp" --password "pass phrase" -c "$algo" --overwrite \
+        --output "$T/msg" "$T/in-$in" 2> "$T/rnp.err" || { cat "$T/rnp.err"; return 1; }
+      same_output "$T/msg" "$T/in-$in"
+    done
+  done
+}
+
+@test "sfenc-inflate: sfenc's ZIP and ZLIB messages, --threads 1 and 2" {
+  local algo in threads level
+  for algo in zip zlib; do
+    for in in text random empty; do
+      for threads in 1 2; do
+        for level in 1 6; do
+          "${SF[@]}" -c --compress-algo "$algo" -z "$level" --threads "$threads" \
+            < "$T/in-$in" > "$T/msg"
+          same_output "$T/msg" "$T/in-$in"
+        done
+      done
+    done
+  done
+}
+
+# A message whose compressed packet holds the stream python3 makes:
+# $1 the algorithm (1 ZIP, 2 ZLIB), $2 the python expression of the
+# stream from T, the compressed literal packet, and zlib.
+bad_message () {
+  command -v gpg > /dev/null || skip "NOT TESTED: gpg is not installed"
+  seq 1 20000 > "$T/plain"
+  gpg --batch --quiet --store -z 0 < "$T/plain" > "$T/literal"
+  python3 - "$T/literal" "$T/packet" "$1" "$2" <<'PY'
+import sys, zlib
+T = open(sys.argv[1], "rb").read()
+algo = int(sys.argv[3])
+stream = eval(sys.argv[4])
+# An old-format compressed packet of indeterminate length.
+open(sys.argv[2], "wb").write(bytes([0xa3, algo]) + stream)
+PY
+  "${GPG[@]}" -c -z 0 --no-literal < "$T/packet" > "$T/bad.msg"
+}
+
+# Both implementations refuse bad.msg with the same one line, status 2,
+# and no output file; $1 is that line.
+both_refuse () {
+  local impl
+  for impl in "${IMPLS[@]}"; do
+    run timeout 60 "${SF[@]}" -d --inflate-impl "$impl" -o "$T/out" "$T/bad.msg"
+    echo "$impl: $output"
+    [ "$status" -eq 2 ]
+    [ "${#lines[@]}" -eq 1 ]
+    [ "$output" = "$1" ]
+    [ ! -e "$T/out" ]
+  done
+}
+
+
+@test "sfenc-inflate: the good stream of the bad-stream tests is read by both" {
+  bad_message 2 "zlib.compress(T)"
+  same_output "$T/bad.msg" "$T/plain"
+}
+
+@test "sfenc-inflate: a bad Adler-32 is refused by both" {
+  bad_message 2 "zlib.compress(T)[:-1] + bytes([zlib.compress(T)[-1] ^ 1])"
+  both_refuse "sfenc: decryption failed: invalid compressed data (incorrect data check)"
+}
+
+@test "sfenc-inflate: a bad zlib header check is refused by both" {
+  bad_message 2 "b'\\x78\\x9d' + zlib.compress(T)[2:]"
+  both_refuse "sfenc: decryption failed: invalid compressed data (incorrect header check)"
+}
+
+@test "sfenc-inflate: a preset dictionary (FDICT) is refused by both" {
+  bad_message 2 "(lambda c: c.compress(T) + c.flush())(zlib.compressobj(6, zlib.DEFLATED, 15, zdict=b'1 2 3'))"
+  both_refuse "sfenc: decryption failed: invalid compressed data (preset dictionary)"
+}
+
+@test "sfenc-inflate: a truncated stream is refused by both" {
+  bad_message 1 "zlib.compress(T)[2:-4][:5000]"
+  both_refuse "sfenc: decryption failed: compressed data truncated"
+}
+
+@test "sfenc-inflate: block type 3 is refused by both" {
+  bad_message 1 "b'\\x07' + zlib.compress(T)[2:-4]"
+  both_refuse "sfenc: decryption failed: invalid compressed data (invalid block type)"
+}
+
+@test "sfenc-inflate: a stored block with a bad NLEN is refused by both" {
+  bad_message 1 "b'\\x01\\x05\\x00\\xfa\\xfe' + b'hello'"
+  both_refuse "sfenc: decryption failed: invalid compressed data (invalid stored block lengths)"
+}
+
+@test "sfenc-inflate: data after the end of the stream is dropped by both" {
+  bad_message 1 "zlib.compress(T)[2:-4] + b'after the end'"
+  same_output "$T/bad.msg" "$T/plain"
+}
