@@ -7,9 +7,11 @@
  * and bit 7 gives ISA-L other sizes than zlib.  The stream goes
  * through zlib and through ISA-L; the harness aborts when one accepts
  * what the other refuses, or when they give different bytes (those
- * before a refusal included, as far as both got).  The output is read
- * up to OUTPUT_LIMIT bytes, as in fuzz-inflate.c.  The seed corpus is
- * written by make-corpus-inflate-diff.sh.  Without ISA-L in
+ * before a refusal included, as far as both got).  A stream that
+ * goes on past the limit is read on, and dropped, for a verdict.  The output is read
+ * up to OUTPUT_LIMIT bytes, as in fuzz-inflate.c, and to fewer with
+ * small reads (READS_MAX of them), so that each input stays quick.
+ * The seed corpus is written by make-corpus-inflate-diff.sh.  Without ISA-L in
  * the build, zlib runs against itself in other sizes.
  */
 #include <config.h>
@@ -21,7 +23,10 @@
 #include "fuzz.h"
 #include "inflate-engine.h"
 
-#define OUTPUT_LIMIT (1u << 20)
+#define OUTPUT_LIMIT ((size_t)1 << 20)
+#define READS_MAX 16384
+/* How much more is read, and dropped, past the limit for a verdict.  */
+#define DRAIN_MAX ((uint64_t)16 << 20)
 
 static const size_t piece_sizes[8] = { 1, 2, 3, 7, 64, 255, 4096, 65536 };
 static const size_t read_sizes[8] = { 1, 5, 100, 1000, 4096, 32768,
@@ -30,9 +35,13 @@ static const size_t read_sizes[8] = { 1, 5, 100, 1000, 4096, 32768,
 struct result
 {
   gpg_error_t err;
+  int cut;                      /* No verdict: the stream goes on.  */
+  uint64_t total;               /* All the output, LEN of it kept.  */
   size_t len;
   unsigned char out[OUTPUT_LIMIT];
 };
+
+static unsigned char drain_buf[65536];
 
 static struct result results[2];
 
@@ -40,7 +49,7 @@ static struct result results[2];
 static void
 inflate_all (enum inflate_impl impl, enum inflate_framing framing,
              const uint8_t *data, size_t size, size_t piece,
-             size_t readsize, struct result *r)
+             size_t readsize, size_t limit, struct result *r)
 {
   fuzz_source_t src;
   inflate_engine_t *e;
@@ -53,12 +62,19 @@ inflate_all (enum inflate_impl impl, enum inflate_framing framing,
     abort ();
   do
     {
-      if (readsize > OUTPUT_LIMIT - r->len)
-        readsize = OUTPUT_LIMIT - r->len;
+      if (readsize > limit - r->len)
+        readsize = limit - r->len;
       r->err = inflate_engine_read (e, r->out + r->len, readsize, &n);
       r->len += n;
     }
-  while (!r->err && n && r->len < OUTPUT_LIMIT);
+  while (!r->err && n && r->len < limit);
+  r->total = r->len;
+  while (!r->err && n && r->total < r->len + DRAIN_MAX)
+    {
+      r->err = inflate_engine_read (e, drain_buf, sizeof drain_buf, &n);
+      r->total += n;
+    }
+  r->cut = !r->err && n;
   inflate_engine_release (e);
 }
 
@@ -68,8 +84,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   enum inflate_framing framing;
   enum inflate_impl other;
-  unsigned int flag;
-  size_t common;
+  unsigned int flag, other_flag;
+  size_t common, read_zlib, read_other, limit;
   int ok_zlib, ok_other, cut;
 
   fuzz_start ();
@@ -77,29 +93,37 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     return 0;
   flag = data[0];
   framing = flag & 1 ? INFLATE_ZLIB : INFLATE_RAW;
-  other = inflate_impl_default ();
+#ifdef HAVE_ISAL
+  other = INFLATE_IMPL_ISAL;
+#else
+  other = INFLATE_IMPL_ZLIB;
+#endif
+  other_flag = flag & 0x80 ? flag ^ 0x7e : flag;
+  read_zlib = read_sizes[flag >> 4 & 7];
+  read_other = read_sizes[other_flag >> 4 & 7];
+  limit = (read_zlib < read_other ? read_zlib : read_other) * READS_MAX;
+  if (limit > OUTPUT_LIMIT)
+    limit = OUTPUT_LIMIT;
   inflate_all (INFLATE_IMPL_ZLIB, framing, data + 1, size - 1,
-               piece_sizes[flag >> 1 & 7], read_sizes[flag >> 4 & 7],
-               &results[0]);
-  if (flag & 0x80)
-    flag ^= 0x7e;
+               piece_sizes[flag >> 1 & 7], read_zlib, limit, &results[0]);
   inflate_all (other, framing, data + 1, size - 1,
-               piece_sizes[(flag >> 1) & 7], read_sizes[(flag >> 4) & 7],
+               piece_sizes[other_flag >> 1 & 7], read_other, limit,
                &results[1]);
-  /* Past OUTPUT_LIMIT, the ISA-L path may have refused what zlib has
-   * not reached yet: then only the bytes are compared.  */
-  cut = results[0].len == OUTPUT_LIMIT || results[1].len == OUTPUT_LIMIT;
+  /* A verdict reached by both must be the same, and so must all the
+   * bytes both kept.  */
+  cut = results[0].cut || results[1].cut;
   ok_zlib = !results[0].err;
   ok_other = !results[1].err;
   common = results[0].len < results[1].len ? results[0].len : results[1].len;
   if ((!cut && (ok_zlib != ok_other
-                || (ok_zlib && results[0].len != results[1].len)))
+                || (ok_zlib && results[0].total != results[1].total)))
       || memcmp (results[0].out, results[1].out, common))
     {
-      fprintf (stderr, "fuzz-inflate-diff: zlib %s (%zu bytes), %s %s"
-               " (%zu bytes)\n", gpg_strerror (results[0].err),
-               results[0].len, inflate_impl_name (other),
-               gpg_strerror (results[1].err), results[1].len);
+      fprintf (stderr, "fuzz-inflate-diff: zlib %s (%llu bytes), %s %s"
+               " (%llu bytes)\n", gpg_strerror (results[0].err),
+               (unsigned long long)results[0].total,
+               inflate_impl_name (other), gpg_strerror (results[1].err),
+               (unsigned long long)results[1].total);
       abort ();
     }
   return 0;

@@ -23,18 +23,18 @@
 #define SYMBOL_MAX 16
 
 /* Codes up to this length are decoded with one table look-up.  */
-#define FAST_BITS 10
+#define FAST_BITS 12
 
 #define MAX_CODE_BITS 15
 #define N_LITLEN 288
 #define N_DIST 32
 
-/* A Huffman code: FAST maps the next FAST_BITS bits to symbol << 4 |
- * length, or to 0 for a longer or invalid code, which is then decoded
- * bit by bit from COUNT and SYMBOL (canonical order).  */
+/* A Huffman code: FAST maps the next FAST_BITS bits to an entry made
+ * by fast_entry, or to 0 for a longer or invalid code, which is then
+ * decoded bit by bit from COUNT and SYMBOL (canonical order).  */
 struct huffman
 {
-  uint16_t fast[1 << FAST_BITS];
+  uint32_t fast[1 << FAST_BITS];
   uint16_t count[MAX_CODE_BITS + 1];
   uint16_t symbol[N_LITLEN];
 };
@@ -81,6 +81,28 @@ static const uint8_t dist_extra[30] =
 /* RFC 1951 3.2.7: the order of the code length code's lengths.  */
 static const uint8_t length_order[19] =
   { 16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15 };
+
+
+/* A FAST entry: the code length in bits 0-3, the symbol in 4-12, and
+ * for lengths and distances the number of extra bits in 13-16 and the
+ * base in 17-31.  */
+#define ENTRY_LEN(e) ((e) & 15)
+#define ENTRY_SYM(e) ((e) >> 4 & 511)
+#define ENTRY_EXTRA(e) ((e) >> 13 & 15)
+#define ENTRY_BASE(e) ((e) >> 17)
+
+static uint32_t
+fast_entry (int sym, int len, enum code_kind kind)
+{
+  uint32_t e = sym << 4 | len;
+
+  if (kind == CODE_LITLEN && sym > 256 && sym < 286)
+    e |= (uint32_t)length_extra[sym - 257] << 13
+         | (uint32_t)length_base[sym - 257] << 17;
+  else if (kind == CODE_DIST && sym < 30)
+    e |= (uint32_t)dist_extra[sym] << 13 | (uint32_t)dist_base[sym] << 17;
+  return e;
+}
 
 
 deflate_check_t *
@@ -194,7 +216,7 @@ build_code (struct huffman *h, const uint8_t *lens, int n,
       for (rev = 0, i = 0; i < (unsigned int)len; i++)
         rev |= (code >> i & 1) << (len - 1 - i);
       for (k = rev; k < 1u << FAST_BITS; k += 1u << len)
-        h->fast[k] = sym << 4 | len;
+        h->fast[k] = fast_entry (sym, len, kind);
     }
   return 1;
 }
@@ -211,11 +233,11 @@ decode (deflate_check_t *dc, const struct huffman *h, int *sym)
   if (dc->nbits < MAX_CODE_BITS)
     refill (dc);
   entry = h->fast[dc->bits & ((1u << FAST_BITS) - 1)];
-  if (entry && (int)(entry & 15) <= dc->nbits)
+  if (entry && (int)ENTRY_LEN (entry) <= dc->nbits)
     {
-      dc->bits >>= entry & 15;
-      dc->nbits -= entry & 15;
-      *sym = entry >> 4;
+      dc->bits >>= ENTRY_LEN (entry);
+      dc->nbits -= ENTRY_LEN (entry);
+      *sym = ENTRY_SYM (entry);
       return 1;
     }
   /* Bit by bit in canonical order (RFC 1951 3.2.2).  */
@@ -350,6 +372,117 @@ read_header (deflate_check_t *dc)
 }
 
 
+/* Eight bytes at P, the first in the lowest bits.  */
+static uint64_t
+load_le64 (const unsigned char *p)
+{
+  uint64_t v;
+
+  memcpy (&v, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  v = __builtin_bswap64 (v);
+#endif
+  return v;
+}
+
+
+/* Decode a symbol of H whose FAST entry was 0 (a long code, or none)
+ * bit by bit, with BITS, NBITS and P handed over to DC and back.  */
+static int
+decode_slow (deflate_check_t *dc, const struct huffman *h, uint64_t *bits,
+             int *nbits, const unsigned char **p, uint32_t *entry)
+{
+  int sym, got;
+
+  dc->bits = *bits & (((uint64_t)1 << *nbits) - 1);
+  dc->nbits = *nbits;
+  dc->pos = *p - dc->buf;
+  got = decode (dc, h, &sym);
+  *bits = dc->bits;
+  *nbits = dc->nbits;
+  *p = dc->buf + dc->pos;
+  if (got > 0)
+    *entry = fast_entry (sym, 0, h == &dc->litlen ? CODE_LITLEN : CODE_DIST);
+  return got;
+}
+
+
+/* The symbols of a Huffman block while more than SYMBOL_MAX bytes are
+ * left, the hot loop: the bits come eight bytes at a time, each
+ * iteration has room for a whole length and distance (48 bits), and
+ * nothing is written but the count of the output.  NULL, or why zlib
+ * refuses the symbols.  */
+static const char *
+walk_symbols (deflate_check_t *dc)
+{
+  const unsigned char *p = dc->buf + dc->pos;
+  const unsigned char *limit = dc->buf + dc->len - SYMBOL_MAX;
+  const uint32_t *lit = dc->litlen.fast, *dist = dc->dist.fast;
+  uint64_t bits = dc->bits, out = dc->out_total;
+  int nbits = dc->nbits;
+  const char *why = NULL;
+  unsigned int length, distance;
+  uint32_t e;
+
+  while (p < limit)
+    {
+      bits |= load_le64 (p) << nbits;
+      p += (63 - nbits) >> 3;
+      nbits |= 56;
+      e = lit[bits & ((1u << FAST_BITS) - 1)];
+      if (!e && decode_slow (dc, &dc->litlen, &bits, &nbits, &p, &e) <= 0)
+        {
+          why = "invalid literal/length code";
+          break;
+        }
+      bits >>= ENTRY_LEN (e);
+      nbits -= ENTRY_LEN (e);
+      if (ENTRY_SYM (e) < 256)
+        {
+          out++;
+          continue;
+        }
+      if (ENTRY_SYM (e) == 256)
+        {
+          dc->state = dc->final ? CHECK_STOPPED : CHECK_HEADER;
+          break;
+        }
+      if (ENTRY_SYM (e) > 285)
+        {
+          why = "invalid literal/length code";
+          break;
+        }
+      length = ENTRY_BASE (e) + (bits & ((1u << ENTRY_EXTRA (e)) - 1));
+      bits >>= ENTRY_EXTRA (e);
+      nbits -= ENTRY_EXTRA (e);
+      e = dist[bits & ((1u << FAST_BITS) - 1)];
+      if ((!e && decode_slow (dc, &dc->dist, &bits, &nbits, &p, &e) <= 0)
+          || ENTRY_SYM (e) > 29)
+        {
+          why = "invalid distance code";
+          break;
+        }
+      bits >>= ENTRY_LEN (e);
+      nbits -= ENTRY_LEN (e);
+      distance = ENTRY_BASE (e) + (bits & ((1u << ENTRY_EXTRA (e)) - 1));
+      bits >>= ENTRY_EXTRA (e);
+      nbits -= ENTRY_EXTRA (e);
+      if (distance > out)
+        {
+          why = "invalid distance too far back";
+          break;
+        }
+      out += length;
+    }
+  /* The bits beyond NBITS are those of the byte at P, read again.  */
+  dc->bits = bits & (((uint64_t)1 << nbits) - 1);
+  dc->nbits = nbits;
+  dc->pos = p - dc->buf;
+  dc->out_total = out;
+  return why;
+}
+
+
 /* The symbols of a Huffman block, as long as SYMBOL_MAX bytes are
  * left (or the input ends): NULL, "" when the input ran out, or why
  * zlib refuses them.  At the end of the block, the state moves on.  */
@@ -433,7 +566,9 @@ deflate_check_feed (deflate_check_t *dc, const unsigned char *data,
         }
       else
         {
-          why = read_symbols (dc, eof);
+          why = walk_symbols (dc);
+          if (!why && dc->state == CHECK_CODES)
+            why = read_symbols (dc, eof);
           if (!why && dc->state == CHECK_CODES)
             break;
         }

@@ -46,17 +46,6 @@ struct inflate_engine
 };
 
 
-enum inflate_impl
-inflate_impl_default (void)
-{
-#ifdef HAVE_ISAL
-  return INFLATE_IMPL_ISAL;
-#else
-  return INFLATE_IMPL_ZLIB;
-#endif
-}
-
-
 int
 inflate_impl_from_name (const char *name)
 {

@@ -6,8 +6,14 @@
  * ISA-L's isal_inflate (--inflate-impl).  Both accept the same
  * streams and give the same bytes: what zlib refuses, the ISA-L path
  * refuses too, checking itself what isal_inflate lets through
- * (inflate-engine.c).  tests/t-inflate.c and the differential
- * harness fuzz/fuzz-inflate-diff.c hold them to that.
+ * (inflate-engine.c, deflate-check.h).  tests/t-inflate.c and the
+ * differential harness fuzz/fuzz-inflate-diff.c hold them to that.
+ *
+ * zlib is the default.  isal_inflate alone inflated gpg's ZIP stream
+ * of a 64 MiB corpus twice as fast as zlib, but the check that makes
+ * it refuse what zlib refuses decodes every symbol once more, and the
+ * two together ran at 0.85 to 1.02 times zlib's speed
+ * (doc/benchmarks.md, "Inflate").
  *
  * The functions never call fail (): the owner of the stream reports
  * the error, with inflate_engine_reason's text.
@@ -33,9 +39,6 @@ enum inflate_framing
   };
 
 typedef struct inflate_engine inflate_engine_t;
-
-/* ISA-L when configure found it, else zlib.  */
-enum inflate_impl inflate_impl_default (void);
 
 /* The implementation called NAME ("zlib", "isal"), or -1 when there
  * is none of that name in this build.  */

@@ -43,12 +43,15 @@ same_output () {
   done
 }
 
-@test "sfenc-inflate: the default is isal where built, and -v says so" {
-  need_isal
+@test "sfenc-inflate: the default is zlib, --inflate-impl isal chooses ISA-L, -v says which" {
   "${SF[@]}" -c < "$T/in-text" > "$T/msg"
   "${SF[@]}" -v -d -o "$T/out" "$T/msg" 2> "$T/err"
-  grep -qx 'sfenc: ZIP decompression through isal' "$T/err"
+  grep -qx 'sfenc: ZIP decompression through zlib' "$T/err"
   cmp "$T/in-text" "$T/out"
+  need_isal
+  "${SF[@]}" -v -d --inflate-impl isal -o "$T/out2" "$T/msg" 2> "$T/err"
+  grep -qx 'sfenc: ZIP decompression through isal' "$T/err"
+  cmp "$T/in-text" "$T/out2"
 }
 
 @test "sfenc-inflate: --inflate-impl refuses an unknown name" {
