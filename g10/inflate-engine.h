@@ -12,7 +12,7 @@
  * zlib is the default.  isal_inflate alone inflated gpg's ZIP stream
  * of a 64 MiB corpus twice as fast as zlib, but the check that makes
  * it refuse what zlib refuses decodes every symbol once more, and the
- * two together ran at 0.85 to 1.02 times zlib's speed
+ * two together ran at 0.87 to 1.07 times zlib's speed
  * (doc/benchmarks.md, "Inflate").
  *
  * The functions never call fail (): the owner of the stream reports
