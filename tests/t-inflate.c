@@ -51,6 +51,8 @@ struct buf
 static void
 buf_put (struct buf *b, const void *data, size_t len)
 {
+  if (!len)
+    return;
   if (b->len + len > b->size)
     {
       b->size = 2 * (b->len + len) + 64;
@@ -60,6 +62,14 @@ buf_put (struct buf *b, const void *data, size_t len)
     }
   memcpy (b->data + b->len, data, len);
   b->len += len;
+}
+
+/* Whether the ALEN bytes at A are the BLEN bytes at B (either may be
+ * NULL when empty).  */
+static int
+same_bytes (const void *a, size_t alen, const void *b, size_t blen)
+{
+  return alen == blen && (!alen || !memcmp (a, b, alen));
 }
 
 static gpg_error_t
@@ -89,7 +99,8 @@ mem_source_read (void *ctx, unsigned char *out, size_t size, size_t *nread)
     n = size;
   if (n > src->piece)
     n = src->piece;
-  memcpy (out, src->data + src->pos, n);
+  if (n)
+    memcpy (out, src->data + src->pos, n);
   src->pos += n;
   *nread = n;
   return 0;
@@ -183,8 +194,7 @@ agree (const char *what, enum inflate_framing framing,
   write_corpus (framing, data, len);
   run (INFLATE_IMPL_ZLIB, framing, data, len, len ? len : 1, 65536, &ref);
   if (want)
-    check (!ref.err && ref.out.len == wantlen
-           && !memcmp (ref.out.data, want, wantlen),
+    check (!ref.err && same_bytes (ref.out.data, ref.out.len, want, wantlen),
            "%s (%s): zlib: %s, %zu of %zu bytes", what, fr,
            gpg_strerror (ref.err), ref.out.len, wantlen);
   else
@@ -194,9 +204,8 @@ agree (const char *what, enum inflate_framing framing,
       {
         run (impls[i], framing, data, len, sizes[s][0], sizes[s][1], &got);
         check (!got.err == !ref.err
-               && (ref.err || (got.out.len == ref.out.len
-                               && !memcmp (got.out.data, ref.out.data,
-                                           ref.out.len))),
+               && (ref.err || same_bytes (got.out.data, got.out.len,
+                                          ref.out.data, ref.out.len)),
                "%s (%s): %s in pieces of %zu, reads of %zu: %s (%zu bytes);"
                " zlib: %s (%zu bytes)", what, fr, inflate_impl_name (impls[i]),
                sizes[s][0], sizes[s][1], gpg_strerror (got.err),
