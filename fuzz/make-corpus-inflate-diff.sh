@@ -10,7 +10,8 @@
 # Added here: python3's zlib at every level and window, raw and zlib,
 # with a preset dictionary, and the ZIP and ZLIB packet bodies of the
 # inflate corpus (what gpg, rnp and sfenc write).  Each file is the
-# harness's flag byte (0 raw, 1 zlib) and the stream.
+# harness's flag byte (bit 0: 0 raw, 1 zlib; the piece and read sizes
+# vary from seed to seed) and the stream.
 set -eu
 
 if [ $# -ne 1 ] || [ ! -x "$1/tests/t-inflate" ]; then
@@ -29,7 +30,14 @@ out, inflate = sys.argv[1], sys.argv[2]
 text = b"".join(b"line %d of the text that the seeds compress\n" % i
                 for i in range(120))
 
-def write(name, flag, stream):
+count = 0
+
+def write(name, framing, stream):
+    """The harness's flag: FRAMING (0 raw, 1 zlib), and piece and read
+    sizes that vary from seed to seed."""
+    global count
+    flag = framing | (count % 8) << 1 | (count // 8 % 8) << 4
+    count += 1
     with open(os.path.join(out, name), "wb") as f:
         f.write(bytes([flag]) + stream)
 

@@ -19,10 +19,11 @@
  *     bad LEN/NLEN, block type 3, dynamic blocks with incomplete or
  *     over-subscribed codes (code lengths, literal/lengths, distances),
  *     no end-of-block code, too many codes, bad repeats, and the
- *     single distance code zlib accepts.
+ *     single distance code zlib accepts; faults after 100 bytes, and
+ *     codes of every length up to 15 bits.
  * With an argument DIR, the streams are also written there as the
- * seed corpus of fuzz/fuzz-inflate-diff.c (its first byte: 0 raw,
- * 1 zlib), those of up to 4 KiB.
+ * seed corpus of fuzz/fuzz-inflate-diff.c (its first byte: bit 0 for
+ * the framing, piece and read sizes in turn), those of up to 4 KiB.
  */
 #include <config.h>
 
@@ -156,7 +157,10 @@ write_corpus (enum inflate_framing framing, const unsigned char *data,
               size_t len)
 {
   char name[4096];
-  unsigned char flag = framing == INFLATE_ZLIB;
+  /* The harness's flag: the framing, and piece and read sizes that
+   * vary from seed to seed.  */
+  unsigned char flag = (framing == INFLATE_ZLIB) | (corpus_count % 8) << 1
+                       | (corpus_count / 8 % 8) << 4;
   FILE *fp;
 
   /* Seeds larger than what make fuzz tries (run-fuzz.sh) only slow
@@ -670,6 +674,93 @@ test_fixed_and_stored (void)
   agree_crafted ("no final block", &w, NULL);
 }
 
+/* A final fixed block of 100 literals, then the symbols SYMS (N of
+ * them; after a length code, the distance code and its EXTRA bits of
+ * value 0), then 40 literals and end-of-block: a fault in SYMS lies
+ * well inside the stream, where the check's fast loop meets it.  */
+static void
+fixed_long_block (struct bits *w, const int *syms, int n, int extra)
+{
+  int i;
+
+  put_bits (w, 1, 1);
+  put_bits (w, 1, 2);
+  for (i = 0; i < 100; i++)
+    put_fixed_symbol (w, 'a' + i % 26);
+  for (i = 0; i < n; i++)
+    {
+      put_fixed_symbol (w, syms[i]);
+      if (syms[i] > 256 && i + 1 < n)
+        {
+          put_code (w, syms[++i], 5);
+          put_bits (w, 0, extra);
+        }
+    }
+  for (i = 0; i < 40; i++)
+    put_fixed_symbol (w, 'z');
+  put_fixed_symbol (w, 256);
+}
+
+static void
+test_faults_inside (void)
+{
+  static const char *const text100 =
+    "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz"
+    "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuv";
+  struct bits w = { 0 };
+  char want[256];
+  int syms[2];
+
+  /* Length 3 at distance 129 (code 14, 6 extra bits): 100 bytes out.  */
+  syms[0] = 257;
+  syms[1] = 14;
+  fixed_long_block (&w, syms, 2, 6);
+  agree_crafted ("a distance too far back, inside", &w, NULL);
+  /* Length 3 at distance 97 (code 13, 5 extra bits): valid.  */
+  syms[1] = 13;
+  fixed_long_block (&w, syms, 2, 5);
+  snprintf (want, sizeof want, "%s%.3s%s", text100, text100 + 3,
+            "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz");
+  agree_crafted ("a distance of 97 after 100 bytes", &w, want);
+  syms[1] = 30;
+  fixed_long_block (&w, syms, 2, 0);
+  agree_crafted ("distance code 30, inside", &w, NULL);
+  syms[0] = 286;
+  fixed_long_block (&w, syms, 1, 0);
+  agree_crafted ("length code 286, inside", &w, NULL);
+}
+
+/* A dynamic block whose literal/length code has codes of every length
+ * from 1 to 15 bits ('a' 1 bit, 'b' 2, ... 'n' 14, 'o' and
+ * end-of-block 15): the check decodes those over 12 bits bit by bit,
+ * in its fast loop and at the end of the stream.  */
+static void
+test_long_codes (void)
+{
+  static const unsigned char cl_0_to_15[19] =
+    { 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0 };
+  struct bits w = { 0 };
+  int lens[320] = { 0 };
+  unsigned int codes[320];
+  char want[20 * 15 + 1];
+  int i, k;
+
+  for (i = 0; i < 15; i++)
+    lens['a' + i] = i + 1;
+  lens[256] = 15;
+  lens[257] = 1;
+  dynamic_header (&w, cl_0_to_15, lens, 257, 1, codes);
+  for (k = 0; k < 20; k++)
+    for (i = 0; i < 15; i++)
+      {
+        put_code (&w, codes['a' + i], i + 1);
+        want[k * 15 + i] = 'a' + i;
+      }
+  want[20 * 15] = 0;
+  put_code (&w, codes[256], 15);
+  agree_crafted ("codes of 1 to 15 bits", &w, want);
+}
+
 static void
 test_dynamic (void)
 {
@@ -754,7 +845,9 @@ main (int argc, char **argv)
   check (N_IMPLS == 2 || inflate_impl_from_name ("isal") < 0,
          "built with ISA-L, but the test runs zlib alone");
   test_fixed_and_stored ();
+  test_faults_inside ();
   test_dynamic ();
+  test_long_codes ();
   test_zlib_format (text);
   test_zlib_streams (text, rnd);
   test_pdeflate_streams (text, rnd, zeros);
