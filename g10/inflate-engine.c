@@ -3,9 +3,10 @@
  *
  * zlib is the reference: every stream it accepts must give the same
  * bytes here, every stream it refuses must be refused.  isal_inflate
- * is much faster but more permissive in places, which the ISA-L path
- * checks itself before or after handing the data over (see
- * isal_read).
+ * alone is faster but more permissive, so the ISA-L path reads the
+ * zlib header itself (isal_zlib_header) and has deflate-check.c walk
+ * each piece of the stream before isal_inflate gets it (isal_read);
+ * that walk costs what ISA-L saves (inflate-engine.h).
  */
 #include <config.h>
 
@@ -292,6 +293,8 @@ isal_read (inflate_engine_t *e, unsigned char *buf, size_t size,
           *nread = size - st->avail_out;
           free (e->isal);
           e->isal = NULL;
+          deflate_check_release (e->check);
+          e->check = NULL;
           e->done = 1;
           return 0;
         }
