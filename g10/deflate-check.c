@@ -483,9 +483,10 @@ walk_symbols (deflate_check_t *dc)
 }
 
 
-/* The symbols of a Huffman block, as long as SYMBOL_MAX bytes are
- * left (or the input ends): NULL, "" when the input ran out, or why
- * zlib refuses them.  At the end of the block, the state moves on.  */
+/* The symbols walk_symbols leaves: while SYMBOL_MAX bytes are left,
+ * or at the end of the input up to its end, one bit read at a time
+ * where needed: NULL, "" when the input ran out, or why zlib refuses
+ * them.  At the end of the block, the state moves on.  */
 static const char *
 read_symbols (deflate_check_t *dc, int eof)
 {
