@@ -13,23 +13,38 @@
  * writes of --progress and its status lines, never the middle of a
  * cipher or hash update; the rest of its loop runs with cancellation
  * disabled and sees the STOPPING flag instead.
+ *
+ * The producer decrypts, so its stack holds key material (copies of
+ * round keys, OCB offsets) that sf_burn_key_traces, which clears the
+ * stack of the thread calling it, never sees, and glibc would keep
+ * that stack for the next thread.  So the producer runs on a stack
+ * mapped here, and it is unmapped as soon as the producer has ended.
  */
 #include <config.h>
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
 
 #include "packet.h"
 #include "error.h"
 #include "iobuf.h"
 #include "source-thread.h"
 
+/* The producer's stack: its calls are shallow, but the sanitizers'
+ * frames and the thread's own TLS, which glibc puts at the top of a
+ * stack it is given, need room.  */
+#define STACK_SIZE ((size_t)2 << 20)
+
 struct source_thread
 {
   source_fn_t source;
   void *source_ctx;
   pthread_t thread;
+  void *stack;                  /* STACK_SIZE bytes, or NULL.  */
   int running;                  /* THREAD is to be joined.  */
   pthread_mutex_t lock;
   pthread_cond_t filled;        /* The producer filled a slot or ended.  */
@@ -62,26 +77,51 @@ free_slot (source_thread_t *st)
 }
 
 
-/* Pass the N bytes just read into the slot at TAIL, or the end, or
- * ERR, to the reader; true when the producer is done.  */
-static int
-publish (source_thread_t *st, gpg_error_t err, size_t n)
+/* Read from the source into SLOT until it is half full, at the end
+ * of the data or at an error: a source that returns a few bytes at a
+ * time (one-byte partial body lengths) must not cost a handover per
+ * call.  Store the number of bytes at *R_LEN, and at *R_END whether
+ * the source ended.  */
+static gpg_error_t
+fill_slot (source_thread_t *st, unsigned char *slot, size_t *r_len,
+           int *r_end)
 {
-  int done = err || !n;
+  gpg_error_t err = 0;
+  size_t len = 0, n = 1;
+  int old;
 
+  pthread_setcancelstate (PTHREAD_CANCEL_ENABLE, &old);
+  while (len < CHUNK_SIZE / 2 && n)
+    {
+      err = st->source (st->source_ctx, slot + len, CHUNK_SIZE - len, &n);
+      if (err)
+        break;
+      len += n;
+    }
+  pthread_setcancelstate (PTHREAD_CANCEL_DISABLE, &old);
+  *r_len = len;
+  *r_end = err || !n;
+  return err;
+}
+
+
+/* Pass the LEN bytes just read into the slot at TAIL, then the end or
+ * ERR when END, to the reader.  */
+static void
+publish (source_thread_t *st, gpg_error_t err, size_t len, int end)
+{
   pthread_mutex_lock (&st->lock);
+  if (len)
+    st->len[st->tail++ % SOURCE_THREAD_SLOTS] = len;
   if (err)
     {
       st->err = err;
       fail_push (st->message, sizeof st->message);
     }
-  if (done)
+  if (end)
     st->ended = 1;
-  else
-    st->len[st->tail++ % SOURCE_THREAD_SLOTS] = n;
   pthread_cond_signal (&st->filled);
   pthread_mutex_unlock (&st->lock);
-  return done;
 }
 
 
@@ -91,21 +131,44 @@ produce (void *arg)
   source_thread_t *st = arg;
   unsigned char *slot;
   gpg_error_t err;
-  size_t n;
-  int old;
+  size_t len;
+  int old, end = 0;
 
   pthread_setcancelstate (PTHREAD_CANCEL_DISABLE, &old);
-  do
+  while (!end && (slot = free_slot (st)))
     {
-      slot = free_slot (st);
-      if (!slot)
-        break;
-      pthread_setcancelstate (PTHREAD_CANCEL_ENABLE, &old);
-      err = st->source (st->source_ctx, slot, CHUNK_SIZE, &n);
-      pthread_setcancelstate (PTHREAD_CANCEL_DISABLE, &old);
+      err = fill_slot (st, slot, &len, &end);
+      publish (st, err, len, end);
     }
-  while (!publish (st, err, n));
   return NULL;
+}
+
+
+/* Start the producer on a stack of its own; 0 or an errno value.  */
+static int
+create_thread (source_thread_t *st)
+{
+  pthread_attr_t attr;
+  int rc;
+
+  st->stack = mmap (NULL, STACK_SIZE, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  if (st->stack == MAP_FAILED)
+    {
+      st->stack = NULL;
+      return errno;
+    }
+  /* A guard page at the bottom, as glibc gives its own stacks.  */
+  if (mprotect (st->stack, sysconf (_SC_PAGESIZE), PROT_NONE))
+    return errno;
+  rc = pthread_attr_init (&attr);
+  if (rc)
+    return rc;
+  rc = pthread_attr_setstack (&attr, st->stack, STACK_SIZE);
+  if (!rc)
+    rc = pthread_create (&st->thread, &attr, produce, st);
+  pthread_attr_destroy (&attr);
+  return rc;
 }
 
 
@@ -131,7 +194,7 @@ source_thread_start (source_thread_t **r_st, source_fn_t source,
   pthread_mutex_init (&st->lock, NULL);
   pthread_cond_init (&st->filled, NULL);
   pthread_cond_init (&st->emptied, NULL);
-  rc = pthread_create (&st->thread, NULL, produce, st);
+  rc = create_thread (st);
   if (rc)
     {
       source_thread_stop (st);
@@ -144,14 +207,17 @@ source_thread_start (source_thread_t **r_st, source_fn_t source,
 }
 
 
-/* Wait for the producer thread, which has ended or was told to.  */
+/* Wait for the producer thread, which has ended or was told to, and
+ * unmap its stack with what the decryption left in it.  */
 static void
 join (source_thread_t *st)
 {
-  if (!st->running)
-    return;
-  pthread_join (st->thread, NULL);
+  if (st->running)
+    pthread_join (st->thread, NULL);
   st->running = 0;
+  if (st->stack)
+    munmap (st->stack, STACK_SIZE);
+  st->stack = NULL;
 }
 
 
@@ -205,8 +271,8 @@ source_thread_stop (source_thread_t *st)
       pthread_cond_signal (&st->emptied);
       pthread_mutex_unlock (&st->lock);
       pthread_cancel (st->thread);
-      join (st);
     }
+  join (st);
   pthread_cond_destroy (&st->emptied);
   pthread_cond_destroy (&st->filled);
   pthread_mutex_destroy (&st->lock);
