@@ -1,9 +1,8 @@
-/* compress-bzip2.c - BZIP2 compressed data through libbz2
+/* compress-bzip2.c - BZIP2 compressed data through libbz2, serially
  *
- * Written as gpg writes it (BZ2_bzCompressInit with the level as the
- * block size and the default work factor) and read as gpg reads it:
- * the first stream of the packet is the data, whatever follows it is
- * ignored.  Checked against GnuPG and rnp in tests/sfenc-bzip2.bats.
+ * Read as gpg reads it: the first stream of the packet is the data,
+ * whatever follows it is ignored.  Checked against GnuPG and rnp in
+ * tests/sfenc-bzip2.bats.
  */
 #include <config.h>
 
@@ -21,114 +20,6 @@
 /* The largest piece handed to libbz2 at once: its counts are
  * unsigned int.  */
 #define BZ_PIECE_MAX ((size_t)UINT_MAX)
-
-struct bzip2_writer
-{
-  bz_stream bs;
-  sink_fn_t sink;
-  void *sink_ctx;
-  unsigned char outbuf[CHUNK_SIZE];
-};
-
-
-gpg_error_t
-bzip2_writer_new (bzip2_writer_t **r_bw, int level, sink_fn_t sink,
-                  void *sink_ctx)
-{
-  bzip2_writer_t *bw;
-  int rc;
-
-  *r_bw = NULL;
-  bw = calloc (1, sizeof *bw);
-  if (!bw)
-    return fail (gpg_error_from_syserror (), "out of core", NULL);
-  bw->sink = sink;
-  bw->sink_ctx = sink_ctx;
-  rc = BZ2_bzCompressInit (&bw->bs, level, 0, 0);
-  if (rc != BZ_OK)
-    {
-      free (bw);
-      return fail (gpg_error (rc == BZ_MEM_ERROR ? GPG_ERR_ENOMEM
-                              : GPG_ERR_COMPR_ALGO), "encryption failed",
-                   "libbz2 BZ2_bzCompressInit failed (%d)", rc);
-    }
-  *r_bw = bw;
-  return 0;
-}
-
-
-/* Run BZ2_bzCompress with ACTION over the pending input and pass the
- * output on, until the input is consumed (BZ_RUN) or the stream has
- * ended (BZ_FINISH).  */
-static gpg_error_t
-compress_pending (bzip2_writer_t *bw, int action)
-{
-  gpg_error_t err;
-  size_t n;
-  int rc;
-
-  do
-    {
-      bw->bs.next_out = (char *)bw->outbuf;
-      bw->bs.avail_out = sizeof bw->outbuf;
-      rc = BZ2_bzCompress (&bw->bs, action);
-      if (rc != BZ_RUN_OK && rc != BZ_FINISH_OK && rc != BZ_STREAM_END)
-        return fail (gpg_error (GPG_ERR_INTERNAL), "encryption failed",
-                     "libbz2 BZ2_bzCompress failed (%d)", rc);
-      n = sizeof bw->outbuf - bw->bs.avail_out;
-      if (n)
-        {
-          err = bw->sink (bw->sink_ctx, bw->outbuf, n);
-          if (err)
-            return err;
-        }
-    }
-  while (action == BZ_RUN ? bw->bs.avail_in != 0 : rc != BZ_STREAM_END);
-  return 0;
-}
-
-
-gpg_error_t
-bzip2_writer_write (void *ctx, const unsigned char *buf, size_t len)
-{
-  bzip2_writer_t *bw = ctx;
-  gpg_error_t err;
-  size_t n;
-
-  while (len)
-    {
-      n = len < BZ_PIECE_MAX ? len : BZ_PIECE_MAX;
-      /* libbz2 never writes through next_in.  */
-      bw->bs.next_in = (char *)buf;
-      bw->bs.avail_in = n;
-      err = compress_pending (bw, BZ_RUN);
-      if (err)
-        return err;
-      buf += n;
-      len -= n;
-    }
-  return 0;
-}
-
-
-gpg_error_t
-bzip2_writer_finish (bzip2_writer_t *bw)
-{
-  bw->bs.next_in = NULL;
-  bw->bs.avail_in = 0;
-  return compress_pending (bw, BZ_FINISH);
-}
-
-
-void
-bzip2_writer_release (bzip2_writer_t *bw)
-{
-  if (!bw)
-    return;
-  BZ2_bzCompressEnd (&bw->bs);
-  free (bw);
-}
-
 
 struct bzip2_reader
 {
@@ -167,10 +58,8 @@ bzip2_reader_new (bzip2_reader_t **r_br, source_fn_t source,
 }
 
 
-/* The error of a BZ2_bzDecompress return code RC other than BZ_OK
- * and BZ_STREAM_END.  */
-static gpg_error_t
-decompress_error (int rc)
+gpg_error_t
+bzip2_decompress_error (int rc)
 {
   switch (rc)
     {
@@ -225,7 +114,7 @@ bzip2_reader_read (void *ctx, unsigned char *buf, size_t size,
           break;
         }
       if (rc != BZ_OK)
-        return decompress_error (rc);
+        return bzip2_decompress_error (rc);
       /* Without input left, no output means no end will come.  */
       if (br->input_eof && !br->bs.avail_in && br->bs.avail_out == room)
         return fail (gpg_error (GPG_ERR_TRUNCATED), "decryption failed",

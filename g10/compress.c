@@ -22,6 +22,8 @@
 #include "log.h"
 #include "compress.h"
 #include "compress-bzip2.h"
+#include "bzip2-parallel.h"
+#include "bunzip2-parallel.h"
 #include "deflate-engine.h"
 #include "inflate-engine.h"
 #include "options.h"
@@ -103,7 +105,7 @@ struct compress_writer
 {
   packet_writer_t packet;
   pdeflate_t *deflater;         /* ZIP and ZLIB.  */
-  bzip2_writer_t *bzip2;        /* BZIP2.  */
+  pbzip2_t *bzip2;              /* BZIP2.  */
 };
 
 
@@ -112,17 +114,17 @@ static gpg_error_t
 start_stream (compress_writer_t *cw, int algo, int level)
 {
   gpg_error_t err;
-  int nthreads;
+  int nthreads = compress_thread_count ();
 
   if (algo == COMPRESS_BZIP2)
     {
-      err = bzip2_writer_new (&cw->bzip2, level, packet_writer_sink,
-                              &cw->packet);
+      err = pbzip2_new (&cw->bzip2, level, nthreads, packet_writer_sink,
+                        &cw->packet);
       if (!err)
-        log_info ("BZIP2 compression, level %d (libbz2), 1 thread", level);
+        log_info ("BZIP2 compression, level %d (libbz2), %d thread%s",
+                  level, nthreads, nthreads == 1 ? "" : "s");
       return err;
     }
-  nthreads = compress_thread_count ();
   err = pdeflate_new (&cw->deflater, algo, level, nthreads,
                       packet_writer_sink, &cw->packet);
   if (!err)
@@ -167,7 +169,7 @@ compress_writer_sink (void *ctx, const unsigned char *buf, size_t len)
   compress_writer_t *cw = ctx;
 
   if (cw->bzip2)
-    return bzip2_writer_write (cw->bzip2, buf, len);
+    return pbzip2_write (cw->bzip2, buf, len);
   return pdeflate_write (cw->deflater, buf, len);
 }
 
@@ -190,7 +192,7 @@ compress_writer_finish (compress_writer_t *cw)
   gpg_error_t err;
 
   if (cw->bzip2)
-    err = bzip2_writer_finish (cw->bzip2);
+    err = pbzip2_finish (cw->bzip2);
   else
     {
       err = pdeflate_finish (cw->deflater);
@@ -209,16 +211,23 @@ compress_writer_release (compress_writer_t *cw)
   if (!cw)
     return;
   pdeflate_release (cw->deflater);
-  bzip2_writer_release (cw->bzip2);
+  pbzip2_release (cw->bzip2);
   packet_writer_release (&cw->packet);
   free (cw);
 }
 
 
+/* How many BZIP2 layers are being read on threads: one at a time, so
+ * that 30 nested layers do not each hold a ring of blocks; the others
+ * are read serially.  Layers are opened and released on the reading
+ * thread only.  */
+static int parallel_bzip2_layers;
+
 struct inflate_source
 {
-  bzip2_reader_t *bzip2;        /* BZIP2; the others go through engine.  */
-  inflate_engine_t *engine;
+  bzip2_reader_t *bzip2;        /* BZIP2 on one thread.  */
+  pbunzip2_t *pbunzip2;         /* BZIP2 on several.  */
+  inflate_engine_t *engine;     /* ZIP and ZLIB.  */
 };
 
 
@@ -236,6 +245,21 @@ inflate_source_new (inflate_source_t **r_is, int algo, source_fn_t source,
   is = calloc (1, sizeof *is);
   if (!is)
     return fail (gpg_error_from_syserror (), "out of core", NULL);
+  if (algo == COMPRESS_BZIP2 && compress_thread_count () > 1
+      && !parallel_bzip2_layers)
+    {
+      err = pbunzip2_new (&is->pbunzip2, compress_thread_count (), source,
+                          source_ctx);
+      if (err)
+        {
+          pbunzip2_release (is->pbunzip2);
+          free (is);
+          return err;
+        }
+      parallel_bzip2_layers++;
+      *r_is = is;
+      return 0;
+    }
   if (algo == COMPRESS_BZIP2)
     {
       err = bzip2_reader_new (&is->bzip2, source, source_ctx);
@@ -268,6 +292,8 @@ inflate_source_read (void *ctx, unsigned char *buf, size_t size,
   gpg_error_t err;
   const char *reason;
 
+  if (is->pbunzip2)
+    return pbunzip2_read (is->pbunzip2, buf, size, nread);
   if (is->bzip2)
     return bzip2_reader_read (is->bzip2, buf, size, nread);
   err = inflate_engine_read (is->engine, buf, size, nread);
@@ -286,7 +312,12 @@ inflate_source_release (inflate_source_t *is)
 {
   if (!is)
     return;
-  if (is->bzip2)
+  if (is->pbunzip2)
+    {
+      pbunzip2_release (is->pbunzip2);
+      parallel_bzip2_layers--;
+    }
+  else if (is->bzip2)
     bzip2_reader_release (is->bzip2);
   else
     inflate_engine_release (is->engine);

@@ -1,0 +1,868 @@
+/* bunzip2-parallel.c - BZIP2 decompression on several threads
+ *
+ * The reading thread cuts the stream after its header into pieces at
+ * every bit offset where a block magic or the end magic begins (and,
+ * in a stream without magics, where a piece grows longer than any
+ * block).  A piece that begins with a block magic is made into a
+ * stream of one block: the header, the piece, the end magic and, as
+ * the combined CRC, the piece's own block CRC.  Workers decode these
+ * through libbz2 in a ring of 2 * NTHREADS + 1 pieces, as pdeflate.c
+ * compresses, and the reading thread takes the results in order.
+ *
+ * Why a decoded piece is the block the serial decoder reads.  A piece
+ * is taken only when libbz2 reaches the end of its stream having
+ * consumed all its bytes (the end magic then begins at most 7 bits
+ * before the end of the piece) and every CRC matches.  Neither magic
+ * matches itself or the other shifted by fewer than 45 bits, so that
+ * end magic is exactly the one appended: the block read from the
+ * piece's start ends exactly where the piece ends, and no magic lies
+ * inside the piece, so there is one block.  The serial decoder reads
+ * the same bits from the same place, so it decodes the same block and
+ * then finds, where the next piece begins, the magic that made the
+ * cut.  The first piece begins right after the header, and each
+ * further piece the reading thread takes begins where a taken block
+ * ended, so every block of the output is one the serial decoder
+ * gives, in its order, and the combined CRC is checked over them.
+ *
+ * A magic inside compressed data (possible, and easily crafted) makes
+ * a piece that is not a whole block, whose decoding fails.  Then the
+ * reading thread probes: it feeds libbz2 the bits from the block's
+ * start, piece after piece, without anything appended, until the
+ * block's output begins, which places the block's end between the
+ * last two cuts fed; each of the two pieces runs that end there is
+ * checked as above, and the one that decodes is decoded again into
+ * the reader.  When neither does, or the probe meets an error or the
+ * end of the input, the stream is refused as the serial decoder
+ * refuses it.  So false magics cost one probe of the block they are
+ * in, never a wrong byte.  A block longer than any encoder writes (an
+ * encoder's code lengths take at most 41 bits each; libbz2 reads any
+ * number of bits there) is refused: memory stays bounded.
+ */
+#include <config.h>
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bzlib.h>
+
+#include "packet.h"
+#include "error.h"
+#include "iobuf.h"
+#include "bzip2-stream.h"
+#include "compress-bzip2.h"
+#include "bunzip2-parallel.h"
+
+/* The most output of a piece held for the reading thread.  */
+#define PIECE_OUTPUT_MAX ((size_t)4 << 20)
+
+/* Output that is counted but not kept.  */
+#define SCRATCH_SIZE ((size_t)64 << 10)
+
+#define MAGIC_MASK ((1ULL << BZIP2_MAGIC_BITS) - 1)
+
+/* The longest block an encoder writes at LEVEL, in bits: magic, CRC,
+ * randomised bit and origin pointer (105), the map of the bytes used
+ * (at most 272), the counts of tables and selectors (18), at most
+ * 32767 selectors of at most 6 bits, 6 tables of 258 code lengths of
+ * at most 5 + 41 bits, and at most 100000 * LEVEL + 1 codes of at most
+ * 20 bits.  2.3 MB at level 9.  */
+#define BLOCK_BITS_MAX(level)                                           \
+  (105 + 272 + 18 + 32767 * 6 + 6 * (5 + 258 * 41)                      \
+   + ((uint64_t)100000 * (level) + 1) * 20)
+
+enum piece_kind
+  {
+    PIECE_OTHER,                /* No magic where it begins.  */
+    PIECE_BLOCK,
+    PIECE_END
+  };
+
+/* What decoding a one-block stream gave.  */
+enum run_result
+  {
+    RUN_OK,                     /* All its output is held.  */
+    RUN_BIG,                    /* Good, but its output was too much.  */
+    RUN_BAD,                    /* Not exactly one good block.  */
+    RUN_NOMEM
+  };
+
+typedef struct piece
+{
+  int kind;
+  int input_end;                /* It ends where the input ended.  */
+  uint64_t nbits;
+  bitbuf_t stream;              /* Header, the piece, the trailer.  */
+  int decode;                   /* Whether a worker decodes it.  */
+  int result;                   /* The worker's enum run_result.  */
+  unsigned char *out;           /* PIECE_OUTPUT_MAX bytes, or NULL.  */
+  size_t outlen;
+  size_t emitted;               /* Of OUT, by the reading thread.  */
+  int accepted;                 /* Its CRC is in the combined CRC.  */
+  int done;                     /* Under the lock with workers.  */
+} piece_t;
+
+typedef struct worker
+{
+  pbunzip2_t *pu;
+  pthread_t thread;
+  int started;
+  unsigned char scratch[SCRATCH_SIZE];
+} worker_t;
+
+struct pbunzip2
+{
+  source_fn_t source;
+  void *source_ctx;
+  int level;                    /* 0 until the header is read.  */
+  int finished;
+  unsigned char inbuf[CHUNK_SIZE];
+  size_t inpos;
+  size_t inlen;
+  int input_eof;
+  /* The scanner: the piece being read, from its first bit.  */
+  bitbuf_t raw;
+  bitbuf_t spare;
+  int raw_kind;
+  uint64_t scanned;             /* Bits read after the header.  */
+  uint64_t raw_start;           /* Where RAW begins, after the header.  */
+  uint64_t window;              /* The last 64 bits read.  */
+  int scan_done;                /* The piece at the input's end is made.  */
+  uint32_t combined;
+  /* A verified one-block stream the reading thread decodes itself.  */
+  int streaming;
+  bz_stream bs;
+  bitbuf_t run;
+  bitbuf_t candidate;
+  unsigned char scratch[SCRATCH_SIZE];
+  piece_t *pieces;
+  size_t npieces;
+  uint64_t filling;             /* Pieces made; changed under the lock.  */
+  uint64_t emitted;             /* The reading thread's alone.  */
+  uint64_t taken;               /* Under the lock.  */
+  int stopping;                 /* Under the lock.  */
+  worker_t *workers;
+  int nworkers;
+  pthread_mutex_t lock;
+  pthread_cond_t submitted;
+  pthread_cond_t completed;
+};
+
+
+static piece_t *
+piece_at (pbunzip2_t *pu, uint64_t seq)
+{
+  return &pu->pieces[seq % pu->npieces];
+}
+
+
+static gpg_error_t
+fail_corrupted (void)
+{
+  return bzip2_decompress_error (BZ_DATA_ERROR);
+}
+
+
+static gpg_error_t
+fail_truncated (void)
+{
+  return fail (gpg_error (GPG_ERR_TRUNCATED), "decryption failed",
+               "compressed data truncated");
+}
+
+
+static gpg_error_t
+fail_nomem (void)
+{
+  return bzip2_decompress_error (BZ_MEM_ERROR);
+}
+
+
+/* Decode the one-block stream STREAM, keeping up to CAP bytes of its
+ * output in OUT (*R_OUTLEN) and counting the rest through SCRATCH; on
+ * any thread.  */
+static int
+decode_run (const bitbuf_t *stream, unsigned char *out, size_t cap,
+            size_t *r_outlen, unsigned char *scratch)
+{
+  bz_stream bs;
+  size_t outlen = 0, produced;
+  int rc, big = 0, result;
+
+  memset (&bs, 0, sizeof bs);
+  if (BZ2_bzDecompressInit (&bs, 0, 0) != BZ_OK)
+    return RUN_NOMEM;
+  bs.next_in = (char *)stream->buf;
+  bs.avail_in = bitbuf_bytes (stream);
+  for (;;)
+    {
+      if (outlen < cap)
+        {
+          bs.next_out = (char *)out + outlen;
+          bs.avail_out = cap - outlen;
+        }
+      else
+        {
+          bs.next_out = (char *)scratch;
+          bs.avail_out = SCRATCH_SIZE;
+        }
+      produced = bs.avail_out;
+      rc = BZ2_bzDecompress (&bs);
+      produced -= bs.avail_out;
+      if (outlen < cap)
+        outlen += produced;
+      else if (produced)
+        big = 1;
+      if (rc == BZ_STREAM_END)
+        {
+          result = bs.avail_in ? RUN_BAD : big ? RUN_BIG : RUN_OK;
+          break;
+        }
+      if (rc != BZ_OK)
+        {
+          result = rc == BZ_MEM_ERROR ? RUN_NOMEM : RUN_BAD;
+          break;
+        }
+      /* Room for output and no input: it needs bits there are not.  */
+      if (!bs.avail_in && bs.avail_out)
+        {
+          result = RUN_BAD;
+          break;
+        }
+    }
+  BZ2_bzDecompressEnd (&bs);
+  *r_outlen = outlen;
+  return result;
+}
+
+
+static void *
+worker_main (void *arg)
+{
+  worker_t *w = arg;
+  pbunzip2_t *pu = w->pu;
+  piece_t *p;
+
+  pthread_mutex_lock (&pu->lock);
+  for (;;)
+    {
+      while (!pu->stopping && pu->taken == pu->filling)
+        pthread_cond_wait (&pu->submitted, &pu->lock);
+      if (pu->stopping)
+        break;
+      p = piece_at (pu, pu->taken++);
+      pthread_mutex_unlock (&pu->lock);
+      if (p->decode)
+        {
+          if (!p->out)
+            p->out = malloc (PIECE_OUTPUT_MAX);
+          p->result = p->out ? decode_run (&p->stream, p->out,
+                                           PIECE_OUTPUT_MAX, &p->outlen,
+                                           w->scratch)
+                             : RUN_NOMEM;
+        }
+      pthread_mutex_lock (&pu->lock);
+      p->done = 1;
+      pthread_cond_broadcast (&pu->completed);
+    }
+  pthread_mutex_unlock (&pu->lock);
+  return NULL;
+}
+
+
+static void
+wait_done (pbunzip2_t *pu, piece_t *p)
+{
+  pthread_mutex_lock (&pu->lock);
+  while (!p->done)
+    pthread_cond_wait (&pu->completed, &pu->lock);
+  pthread_mutex_unlock (&pu->lock);
+}
+
+
+/* Give the slot of the oldest piece back.  */
+static void
+pop_piece (pbunzip2_t *pu)
+{
+  wait_done (pu, piece_at (pu, pu->emitted));
+  pu->emitted++;
+}
+
+
+/* Store the next input byte at *C, or -1 at the end of the input.  */
+static gpg_error_t
+next_byte (pbunzip2_t *pu, int *c)
+{
+  gpg_error_t err;
+  size_t n;
+
+  if (pu->inpos == pu->inlen && !pu->input_eof)
+    {
+      err = pu->source (pu->source_ctx, pu->inbuf, sizeof pu->inbuf, &n);
+      if (err)
+        return err;
+      pu->inpos = 0;
+      pu->inlen = n;
+      pu->input_eof = !n;
+    }
+  *c = pu->inpos < pu->inlen ? pu->inbuf[pu->inpos++] : -1;
+  return 0;
+}
+
+
+/* Read "BZh" and the level digit, as libbz2 checks them.  */
+static gpg_error_t
+read_header (pbunzip2_t *pu)
+{
+  static const char magic[] = "BZh";
+  gpg_error_t err;
+  int i, c;
+
+  for (i = 0; i < 4; i++)
+    {
+      err = next_byte (pu, &c);
+      if (err)
+        return err;
+      if (c < 0)
+        return fail_truncated ();
+      if (i < 3 ? c != magic[i] : c < '1' || c > '9')
+        return bzip2_decompress_error (BZ_DATA_ERROR_MAGIC);
+    }
+  pu->level = c - '0';
+  return 0;
+}
+
+
+/* Append the piece of the first NBITS bits of RAW to the ring, cut at
+ * the end of the input if INPUT_END, and hand it to the workers; the
+ * next piece begins with NEXT_KIND.  */
+static gpg_error_t
+make_piece (pbunzip2_t *pu, uint64_t nbits, int next_kind, int input_end)
+{
+  piece_t *p = piece_at (pu, pu->filling);
+  bitbuf_t swap;
+  gpg_error_t err;
+
+  p->kind = pu->raw_kind;
+  p->input_end = input_end;
+  p->nbits = nbits;
+  p->decode = p->kind == PIECE_BLOCK && nbits >= BZIP2_BLOCK_HEAD_BITS;
+  p->outlen = 0;
+  p->emitted = 0;
+  p->accepted = 0;
+  p->done = 0;
+  bitbuf_truncate (&p->stream, 0);
+  err = bitbuf_put (&p->stream, 0x425a6830 + pu->level, BZIP2_HEADER_BITS);
+  if (!err)
+    err = bitbuf_append (&p->stream, pu->raw.buf, 0, nbits);
+  if (!err && p->decode)
+    err = bitbuf_put (&p->stream, BZIP2_END_MAGIC, BZIP2_MAGIC_BITS);
+  if (!err && p->decode)
+    err = bitbuf_put (&p->stream, bits_get (pu->raw.buf, BZIP2_MAGIC_BITS, 32),
+                      32);
+  bitbuf_truncate (&pu->spare, 0);
+  if (!err)
+    err = bitbuf_append (&pu->spare, pu->raw.buf, nbits, pu->raw.nbits - nbits);
+  if (err)
+    return fail_nomem ();
+  swap = pu->raw;
+  pu->raw = pu->spare;
+  pu->spare = swap;
+  pu->raw_kind = next_kind;
+  pu->raw_start += nbits;
+  pu->scan_done = input_end;
+  pthread_mutex_lock (&pu->lock);
+  pu->filling++;
+  pthread_cond_signal (&pu->submitted);
+  pthread_mutex_unlock (&pu->lock);
+  return 0;
+}
+
+
+/* Read on until the next piece is cut and made; there must be room
+ * in the ring.  */
+static gpg_error_t
+scan_piece (pbunzip2_t *pu)
+{
+  gpg_error_t err;
+  uint64_t magic, start;
+  int c, s, kind;
+  unsigned char byte;
+
+  for (;;)
+    {
+      err = next_byte (pu, &c);
+      if (err)
+        return err;
+      if (c < 0)
+        return make_piece (pu, pu->raw.nbits, PIECE_OTHER, 1);
+      byte = c;
+      if (bitbuf_append (&pu->raw, &byte, 0, 8))
+        return fail_nomem ();
+      pu->scanned += 8;
+      pu->window = pu->window << 8 | byte;
+      /* At most one magic ends in a byte: they are 45 bits apart at
+       * least.  */
+      for (s = 7; s >= 0; s--)
+        {
+          if (pu->scanned < BZIP2_MAGIC_BITS + (unsigned int)s)
+            continue;
+          magic = pu->window >> s & MAGIC_MASK;
+          kind = (magic == BZIP2_BLOCK_MAGIC ? PIECE_BLOCK
+                  : magic == BZIP2_END_MAGIC ? PIECE_END : PIECE_OTHER);
+          if (kind == PIECE_OTHER)
+            continue;
+          start = pu->scanned - BZIP2_MAGIC_BITS - s - pu->raw_start;
+          if (!start)
+            pu->raw_kind = kind;
+          else
+            return make_piece (pu, start, kind, 0);
+        }
+      /* Every magic that begins 48 bits back has been seen.  */
+      if (pu->raw.nbits > BLOCK_BITS_MAX (pu->level) + BZIP2_MAGIC_BITS)
+        return make_piece (pu, pu->raw.nbits - BZIP2_MAGIC_BITS, PIECE_OTHER,
+                           0);
+    }
+}
+
+
+/* Make pieces while there is room, up to a piece that begins with the
+ * end magic: what follows that is read only if it is needed.  */
+static gpg_error_t
+fill_ring (pbunzip2_t *pu)
+{
+  gpg_error_t err;
+
+  while (!pu->scan_done && pu->filling - pu->emitted < pu->npieces
+         && (pu->filling == pu->emitted
+             || piece_at (pu, pu->filling - 1)->kind != PIECE_END))
+    {
+      err = scan_piece (pu);
+      if (err)
+        return err;
+    }
+  return 0;
+}
+
+
+/* Make sure piece SEQ exists.  */
+static gpg_error_t
+have_piece (pbunzip2_t *pu, uint64_t seq)
+{
+  gpg_error_t err;
+
+  while (pu->filling <= seq)
+    {
+      if (pu->scan_done)
+        return fail_truncated ();
+      err = scan_piece (pu);
+      if (err)
+        return err;
+    }
+  return 0;
+}
+
+
+/* Append the bits of piece P to BB.  */
+static gpg_error_t
+append_piece (bitbuf_t *bb, piece_t *p)
+{
+  if (bitbuf_append (bb, p->stream.buf, BZIP2_HEADER_BITS, p->nbits))
+    return fail_nomem ();
+  return 0;
+}
+
+
+/* Start decoding the verified one-block stream in RUN into the reader,
+ * adding its block's CRC to the combined CRC.  */
+static gpg_error_t
+start_streaming (pbunzip2_t *pu)
+{
+  memset (&pu->bs, 0, sizeof pu->bs);
+  if (BZ2_bzDecompressInit (&pu->bs, 0, 0) != BZ_OK)
+    return fail_nomem ();
+  pu->bs.next_in = (char *)pu->run.buf;
+  pu->bs.avail_in = bitbuf_bytes (&pu->run);
+  pu->streaming = 1;
+  pu->combined = bzip2_combine_crc
+    (pu->combined, bits_get (pu->run.buf,
+                             BZIP2_HEADER_BITS + BZIP2_MAGIC_BITS, 32));
+  return 0;
+}
+
+
+static gpg_error_t
+stream_run (pbunzip2_t *pu, unsigned char *buf, size_t size, size_t *nread)
+{
+  unsigned int room = size < UINT_MAX ? size : UINT_MAX;
+  int rc;
+
+  pu->bs.next_out = (char *)buf;
+  pu->bs.avail_out = room;
+  rc = BZ2_bzDecompress (&pu->bs);
+  *nread = room - pu->bs.avail_out;
+  if (rc == BZ_OK && (pu->bs.avail_in || pu->bs.avail_out != room))
+    return 0;
+  BZ2_bzDecompressEnd (&pu->bs);
+  pu->streaming = 0;
+  if (rc == BZ_STREAM_END && !pu->bs.avail_in)
+    return 0;
+  /* It was decoded once already: this is not the data's fault.  */
+  return fail (gpg_error (GPG_ERR_INTERNAL), "decryption failed",
+               "libbz2 decoded a verified bzip2 block differently (%d)", rc);
+}
+
+
+/* Check the piece run of RUN's first NBITS bits after the header as a
+ * whole block; if it is one, make RUN that one-block stream.  */
+static gpg_error_t
+try_candidate (pbunzip2_t *pu, uint64_t nbits, int *r_good)
+{
+  bitbuf_t *c = &pu->candidate;
+  size_t outlen;
+  int result;
+
+  *r_good = 0;
+  if (nbits < BZIP2_BLOCK_HEAD_BITS)
+    return 0;
+  bitbuf_truncate (c, 0);
+  if (bitbuf_append (c, pu->run.buf, 0, BZIP2_HEADER_BITS + nbits)
+      || bitbuf_put (c, BZIP2_END_MAGIC, BZIP2_MAGIC_BITS)
+      || bitbuf_put (c, bits_get (pu->run.buf,
+                                  BZIP2_HEADER_BITS + BZIP2_MAGIC_BITS, 32),
+                     32))
+    return fail_nomem ();
+  result = decode_run (c, NULL, 0, &outlen, pu->scratch);
+  if (result == RUN_NOMEM)
+    return fail_nomem ();
+  if (result == RUN_BAD)
+    return 0;
+  bitbuf_truncate (&pu->run, 0);
+  if (bitbuf_append (&pu->run, c->buf, 0, c->nbits))
+    return fail_nomem ();
+  *r_good = 1;
+  return 0;
+}
+
+
+/* Feed BS the whole bytes of RUN from *FED on; set *R_OUTPUT when the
+ * block's output begins.  */
+static gpg_error_t
+probe_feed (pbunzip2_t *pu, bz_stream *bs, size_t *fed, int *r_output)
+{
+  int rc;
+
+  bs->next_in = (char *)pu->run.buf + *fed;
+  bs->avail_in = pu->run.nbits / 8 - *fed;
+  *fed = pu->run.nbits / 8;
+  do
+    {
+      bs->next_out = (char *)pu->scratch;
+      bs->avail_out = SCRATCH_SIZE;
+      rc = BZ2_bzDecompress (bs);
+      if (rc == BZ_STREAM_END || bs->avail_out != SCRATCH_SIZE)
+        {
+          *r_output = 1;
+          return 0;
+        }
+      if (rc != BZ_OK)
+        return bzip2_decompress_error (rc);
+    }
+  while (bs->avail_in);
+  return 0;
+}
+
+
+/* The head piece begins with a block magic and does not decode as a
+ * block: find the pieces the block spans (see the top of the file).  */
+static gpg_error_t
+probe_block (pbunzip2_t *pu)
+{
+  gpg_error_t err;
+  bz_stream bs;
+  uint64_t seq = pu->emitted, cut = 0, prev_cut = 0;
+  size_t fed = 0;
+  int output = 0, good = 0;
+  piece_t *p;
+
+  bitbuf_truncate (&pu->run, 0);
+  if (bitbuf_put (&pu->run, 0x425a6830 + pu->level, BZIP2_HEADER_BITS))
+    return fail_nomem ();
+  memset (&bs, 0, sizeof bs);
+  if (BZ2_bzDecompressInit (&bs, 0, 0) != BZ_OK)
+    return fail_nomem ();
+  for (;;)
+    {
+      err = have_piece (pu, seq);
+      if (err)
+        break;
+      p = piece_at (pu, seq);
+      err = append_piece (&pu->run, p);
+      if (err)
+        break;
+      prev_cut = cut;
+      cut = pu->run.nbits - BZIP2_HEADER_BITS;
+      while (pu->emitted < seq)
+        pop_piece (pu);
+      err = probe_feed (pu, &bs, &fed, &output);
+      if (err || output)
+        break;
+      if (p->input_end)
+        {
+          err = fail_truncated ();
+          break;
+        }
+      if (cut > BLOCK_BITS_MAX (pu->level))
+        {
+          err = fail_corrupted ();
+          break;
+        }
+      seq++;
+    }
+  BZ2_bzDecompressEnd (&bs);
+  if (err)
+    return err;
+  /* The block ends after the cut before PREV_CUT's piece, so at
+   * PREV_CUT or at CUT; when only the head piece was fed, it failed
+   * alone already.  */
+  if (prev_cut)
+    {
+      err = try_candidate (pu, prev_cut, &good);
+      if (!err && !good)
+        {
+          err = try_candidate (pu, cut, &good);
+          if (!err && good)
+            pop_piece (pu);
+        }
+      if (err)
+        return err;
+    }
+  if (!good)
+    return fail_corrupted ();
+  return start_streaming (pu);
+}
+
+
+/* Stop the workers and wait for them.  */
+static void
+stop_workers (pbunzip2_t *pu)
+{
+  int i;
+
+  pthread_mutex_lock (&pu->lock);
+  pu->stopping = 1;
+  pthread_cond_broadcast (&pu->submitted);
+  pthread_mutex_unlock (&pu->lock);
+  for (i = 0; i < pu->nworkers; i++)
+    if (pu->workers[i].started)
+      pthread_join (pu->workers[i].thread, NULL);
+  pu->nworkers = 0;
+}
+
+
+/* Free the pieces and the buffers.  */
+static void
+free_pieces (pbunzip2_t *pu)
+{
+  size_t i;
+
+  for (i = 0; pu->pieces && i < pu->npieces; i++)
+    {
+      bitbuf_release (&pu->pieces[i].stream);
+      free (pu->pieces[i].out);
+    }
+  free (pu->pieces);
+  pu->pieces = NULL;
+  bitbuf_release (&pu->raw);
+  bitbuf_release (&pu->spare);
+  bitbuf_release (&pu->run);
+  bitbuf_release (&pu->candidate);
+}
+
+
+/* The head piece begins with the end magic: check the combined CRC
+ * that follows it, and end.  */
+static gpg_error_t
+end_of_stream (pbunzip2_t *pu)
+{
+  gpg_error_t err;
+  uint64_t seq;
+
+  bitbuf_truncate (&pu->run, 0);
+  for (seq = pu->emitted; pu->run.nbits < BZIP2_TRAILER_BITS; seq++)
+    {
+      err = have_piece (pu, seq);
+      if (!err)
+        err = append_piece (&pu->run, piece_at (pu, seq));
+      if (err)
+        return err;
+      if (pu->run.nbits < BZIP2_TRAILER_BITS && piece_at (pu, seq)->input_end)
+        return fail_truncated ();
+    }
+  if (bits_get (pu->run.buf, BZIP2_MAGIC_BITS, 32) != pu->combined)
+    return fail_corrupted ();
+  /* As the serial reader, give the memory back now: a layer nested
+   * inside may still run.  */
+  pu->finished = 1;
+  stop_workers (pu);
+  free_pieces (pu);
+  return 0;
+}
+
+
+/* Take the next block at the head of the ring: its output held, or
+ * decoded again by the reading thread.  */
+static gpg_error_t
+take_head (pbunzip2_t *pu)
+{
+  gpg_error_t err;
+  piece_t *p;
+
+  err = fill_ring (pu);
+  if (err)
+    return err;
+  if (pu->emitted == pu->filling)
+    return fail_truncated ();
+  p = piece_at (pu, pu->emitted);
+  wait_done (pu, p);
+  if (p->kind == PIECE_END)
+    return end_of_stream (pu);
+  if (p->kind == PIECE_OTHER)
+    return p->input_end && p->nbits < BZIP2_MAGIC_BITS ? fail_truncated ()
+                                                       : fail_corrupted ();
+  if (p->decode && p->result == RUN_NOMEM)
+    return fail_nomem ();
+  if (p->decode && p->result == RUN_OK)
+    {
+      pu->combined = bzip2_combine_crc
+        (pu->combined, bits_get (p->stream.buf,
+                                 BZIP2_HEADER_BITS + BZIP2_MAGIC_BITS, 32));
+      p->accepted = 1;
+      return 0;
+    }
+  if (p->decode && p->result == RUN_BIG)
+    {
+      bitbuf_truncate (&pu->run, 0);
+      if (bitbuf_append (&pu->run, p->stream.buf, 0, p->stream.nbits))
+        return fail_nomem ();
+      pop_piece (pu);
+      return start_streaming (pu);
+    }
+  return probe_block (pu);
+}
+
+
+gpg_error_t
+pbunzip2_read (void *ctx, unsigned char *buf, size_t size, size_t *nread)
+{
+  pbunzip2_t *pu = ctx;
+  gpg_error_t err;
+  piece_t *p;
+  size_t n;
+
+  *nread = 0;
+  if (!size)
+    return 0;
+  if (!pu->level)
+    {
+      err = read_header (pu);
+      if (err)
+        return err;
+    }
+  while (!pu->finished)
+    {
+      if (pu->streaming)
+        {
+          err = stream_run (pu, buf, size, nread);
+          if (err || *nread)
+            return err;
+          continue;
+        }
+      p = pu->emitted < pu->filling ? piece_at (pu, pu->emitted) : NULL;
+      if (p && p->accepted)
+        {
+          n = p->outlen - p->emitted;
+          if (n > size)
+            n = size;
+          memcpy (buf, p->out + p->emitted, n);
+          p->emitted += n;
+          if (p->emitted == p->outlen)
+            pop_piece (pu);
+          *nread = n;
+          if (n)
+            return 0;
+          continue;
+        }
+      err = take_head (pu);
+      if (err)
+        return err;
+    }
+  return 0;
+}
+
+
+/* Start NTHREADS workers.  */
+static gpg_error_t
+start_workers (pbunzip2_t *pu, int nthreads)
+{
+  worker_t *w;
+  int i, rc;
+
+  pu->workers = calloc (nthreads, sizeof *pu->workers);
+  if (!pu->workers)
+    return fail (gpg_error_from_syserror (), "out of core", NULL);
+  for (i = 0; i < nthreads; i++)
+    {
+      w = &pu->workers[i];
+      w->pu = pu;
+      rc = pthread_create (&w->thread, NULL, worker_main, w);
+      if (rc)
+        return fail (gpg_error_from_errno (rc), "decryption failed",
+                     "cannot start a thread: %s", strerror (rc));
+      w->started = 1;
+      pu->nworkers = i + 1;
+    }
+  return 0;
+}
+
+
+gpg_error_t
+pbunzip2_new (pbunzip2_t **r_pu, int nthreads, source_fn_t source,
+              void *source_ctx)
+{
+  pbunzip2_t *pu;
+
+  *r_pu = NULL;
+  pu = calloc (1, sizeof *pu);
+  if (!pu)
+    return fail (gpg_error_from_syserror (), "out of core", NULL);
+  pu->source = source;
+  pu->source_ctx = source_ctx;
+  pu->npieces = 2 * (size_t)nthreads + 1;
+  pthread_mutex_init (&pu->lock, NULL);
+  pthread_cond_init (&pu->submitted, NULL);
+  pthread_cond_init (&pu->completed, NULL);
+  *r_pu = pu;
+  pu->pieces = calloc (pu->npieces, sizeof *pu->pieces);
+  if (!pu->pieces)
+    return fail (gpg_error_from_syserror (), "out of core", NULL);
+  return start_workers (pu, nthreads);
+}
+
+
+void
+pbunzip2_release (pbunzip2_t *pu)
+{
+  if (!pu)
+    return;
+  stop_workers (pu);
+  if (pu->streaming)
+    BZ2_bzDecompressEnd (&pu->bs);
+  free_pieces (pu);
+  free (pu->workers);
+  pthread_cond_destroy (&pu->completed);
+  pthread_cond_destroy (&pu->submitted);
+  pthread_mutex_destroy (&pu->lock);
+  free (pu);
+}

@@ -1,0 +1,560 @@
+/* bzip2-parallel.c - BZIP2 compression on several threads into one stream
+ *
+ * The chunks live in a ring of 2 * NTHREADS + 1, numbered in input
+ * order as in pdeflate.c: the writing thread fills chunk FILLING,
+ * workers take the submitted chunks in order (TAKEN), and the writing
+ * thread joins them into the stream in order (EMITTED), waiting for
+ * the oldest only when it needs its slot back.
+ *
+ * A chunk is stored as libbz2 stores its block, after the first
+ * run-length step, so that a chunk of 45 MB of one byte value takes
+ * 900 kB; the worker expands it again piece by piece as it feeds
+ * libbz2.  Checked against bzip2, GnuPG and rnp in
+ * tests/sfenc-bzip2.bats and tests/t-bzip2.c.
+ */
+#include <config.h>
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bzlib.h>
+
+#include "error.h"
+#include "iobuf.h"
+#include "bzip2-stream.h"
+#include "bzip2-parallel.h"
+
+/* What a worker hands libbz2 at once, expanded from a chunk.  */
+#define EXPAND_SIZE ((size_t)64 << 10)
+
+/* No character yet in the run (libbz2's state_in_ch of 256).  */
+#define NO_RUN 256
+
+typedef struct chunk
+{
+  unsigned char *in;            /* After the run-length step.  */
+  size_t len;
+  unsigned char *out;           /* The chunk as a bzip2 stream.  */
+  size_t outsize;
+  size_t outlen;
+  uint64_t block_bits;          /* Of the block in OUT after the header.  */
+  uint32_t crc;                 /* The block's.  */
+  gpg_error_t err;              /* A code only: the writing thread fails.  */
+  int done;                     /* Under the lock with workers.  */
+} chunk_t;
+
+typedef struct worker
+{
+  pbzip2_t *pb;
+  pthread_t thread;
+  int started;
+  unsigned char expanded[EXPAND_SIZE];
+} worker_t;
+
+struct pbzip2
+{
+  int level;
+  size_t block_max;             /* libbz2's nblockMAX.  */
+  sink_fn_t sink;
+  void *sink_ctx;
+  gpg_error_t err;              /* Sticky: the first error.  */
+  /* The run-length step over the chunk being filled.  */
+  int run_ch;
+  int run_len;
+  uint32_t combined;            /* The combined CRC so far.  */
+  bitbuf_t pending;             /* Stream bits not yet passed on.  */
+  chunk_t *chunks;
+  size_t nchunks;
+  uint64_t filling;             /* Changed by the writing thread, locked.  */
+  uint64_t emitted;             /* The writing thread's alone.  */
+  uint64_t taken;               /* Under the lock.  */
+  int stopping;                 /* Under the lock.  */
+  worker_t *inline_worker;      /* With one thread.  */
+  worker_t *workers;
+  int nworkers;
+  pthread_mutex_t lock;
+  pthread_cond_t submitted;
+  pthread_cond_t completed;
+};
+
+
+static chunk_t *
+chunk_at (pbzip2_t *pb, uint64_t seq)
+{
+  return &pb->chunks[seq % pb->nchunks];
+}
+
+
+/* Undoing the run-length step: a run of 4 equal bytes is followed by
+ * the count of further copies.  */
+typedef struct expander
+{
+  const unsigned char *in;
+  size_t len;
+  size_t pos;
+  int prev;
+  int same;                     /* How many times PREV came in a row.  */
+  unsigned int repeat;          /* Copies of PREV still to write.  */
+} expander_t;
+
+
+/* Fill OUT with up to SIZE bytes of X; 0 at the end.  */
+static size_t
+expand (expander_t *x, unsigned char *out, size_t size)
+{
+  size_t n = 0, k;
+  int c;
+
+  while (n < size)
+    {
+      if (x->repeat)
+        {
+          k = x->repeat < size - n ? x->repeat : size - n;
+          memset (out + n, x->prev, k);
+          n += k;
+          x->repeat -= k;
+          continue;
+        }
+      if (x->pos == x->len)
+        break;
+      c = x->in[x->pos++];
+      if (x->same == 4)
+        {
+          x->repeat = c;
+          x->same = 0;
+          continue;
+        }
+      out[n++] = c;
+      x->same = c == x->prev ? x->same + 1 : 1;
+      x->prev = c;
+    }
+  return n;
+}
+
+
+/* Run BZ2_bzCompress with ACTION until the input is consumed (BZ_RUN)
+ * or the stream has ended (BZ_FINISH), growing CK's output.  */
+static gpg_error_t
+compress_input (bz_stream *bs, chunk_t *ck, int action)
+{
+  unsigned char *p;
+  int rc;
+
+  do
+    {
+      if (ck->outsize - ck->outlen < EXPAND_SIZE)
+        {
+          p = realloc (ck->out, 2 * ck->outsize + EXPAND_SIZE);
+          if (!p)
+            return gpg_error (GPG_ERR_ENOMEM);
+          ck->out = p;
+          ck->outsize = 2 * ck->outsize + EXPAND_SIZE;
+        }
+      bs->next_out = (char *)ck->out + ck->outlen;
+      bs->avail_out = ck->outsize - ck->outlen;
+      rc = BZ2_bzCompress (bs, action);
+      ck->outlen = ck->outsize - bs->avail_out;
+      if (rc != BZ_RUN_OK && rc != BZ_FINISH_OK && rc != BZ_STREAM_END)
+        return gpg_error (GPG_ERR_INTERNAL);
+    }
+  while (action == BZ_RUN ? bs->avail_in != 0 : rc != BZ_STREAM_END);
+  return 0;
+}
+
+
+/* Find the one block in CK's stream: it ends where the end magic
+ * begins, 80 bits and 0 to 7 bits of padding before the end.  The
+ * end magic never matches itself shifted by fewer than 45 bits, so
+ * only one padding fits.  */
+static gpg_error_t
+locate_block (chunk_t *ck)
+{
+  uint64_t total = (uint64_t)ck->outlen * 8, end;
+  int pad;
+
+  if (total < BZIP2_HEADER_BITS + BZIP2_BLOCK_HEAD_BITS + BZIP2_TRAILER_BITS
+      || bits_get (ck->out, BZIP2_HEADER_BITS, BZIP2_MAGIC_BITS)
+         != BZIP2_BLOCK_MAGIC)
+    return gpg_error (GPG_ERR_INTERNAL);
+  for (pad = 0; pad < 8; pad++)
+    {
+      end = total - pad - BZIP2_TRAILER_BITS;
+      if (bits_get (ck->out, end, BZIP2_MAGIC_BITS) == BZIP2_END_MAGIC)
+        {
+          ck->block_bits = end - BZIP2_HEADER_BITS;
+          ck->crc = bits_get (ck->out, BZIP2_HEADER_BITS + BZIP2_MAGIC_BITS,
+                              32);
+          return 0;
+        }
+    }
+  return gpg_error (GPG_ERR_INTERNAL);
+}
+
+
+/* Compress CK into a one-block stream with W's buffer; on any thread.
+ * The chunk fits one block, so libbz2 never ends a block before
+ * BZ_FINISH: fed with BZ_RUN, it starts a block only once the block
+ * is full.  */
+static void
+compress_chunk (pbzip2_t *pb, worker_t *w, chunk_t *ck)
+{
+  expander_t x = { ck->in, ck->len, 0, -1, 0, 0 };
+  bz_stream bs;
+  size_t n;
+  int rc, last;
+
+  memset (&bs, 0, sizeof bs);
+  ck->outlen = 0;
+  rc = BZ2_bzCompressInit (&bs, pb->level, 0, 0);
+  if (rc != BZ_OK)
+    {
+      ck->err = gpg_error (rc == BZ_MEM_ERROR ? GPG_ERR_ENOMEM
+                           : GPG_ERR_INTERNAL);
+      return;
+    }
+  do
+    {
+      n = expand (&x, w->expanded, sizeof w->expanded);
+      last = x.pos == x.len && !x.repeat;
+      bs.next_in = (char *)w->expanded;
+      bs.avail_in = n;
+      ck->err = compress_input (&bs, ck, last ? BZ_FINISH : BZ_RUN);
+    }
+  while (!ck->err && !last);
+  BZ2_bzCompressEnd (&bs);
+  if (!ck->err)
+    ck->err = locate_block (ck);
+}
+
+
+static void *
+worker_main (void *arg)
+{
+  worker_t *w = arg;
+  pbzip2_t *pb = w->pb;
+  chunk_t *ck;
+
+  pthread_mutex_lock (&pb->lock);
+  for (;;)
+    {
+      while (!pb->stopping && pb->taken == pb->filling)
+        pthread_cond_wait (&pb->submitted, &pb->lock);
+      if (pb->stopping)
+        break;
+      ck = chunk_at (pb, pb->taken++);
+      pthread_mutex_unlock (&pb->lock);
+      compress_chunk (pb, w, ck);
+      pthread_mutex_lock (&pb->lock);
+      ck->done = 1;
+      pthread_cond_signal (&pb->completed);
+    }
+  pthread_mutex_unlock (&pb->lock);
+  return NULL;
+}
+
+
+/* Whether CK is done; with WAIT, wait until it is.  */
+static int
+chunk_is_done (pbzip2_t *pb, chunk_t *ck, int wait)
+{
+  int done;
+
+  if (!pb->nworkers)
+    return 1;
+  pthread_mutex_lock (&pb->lock);
+  while (wait && !ck->done)
+    pthread_cond_wait (&pb->completed, &pb->lock);
+  done = ck->done;
+  pthread_mutex_unlock (&pb->lock);
+  return done;
+}
+
+
+/* Pass the whole bytes of the pending bits to the sink and keep the
+ * last partial byte; with ALL, that one too.  */
+static gpg_error_t
+flush_pending (pbzip2_t *pb, int all)
+{
+  bitbuf_t *bb = &pb->pending;
+  size_t n = all ? bitbuf_bytes (bb) : bb->nbits / 8;
+  gpg_error_t err;
+
+  if (!n)
+    return 0;
+  err = pb->sink (pb->sink_ctx, bb->buf, n);
+  if (err)
+    return err;
+  if (all)
+    {
+      bitbuf_truncate (bb, 0);
+      return 0;
+    }
+  bb->buf[0] = bb->buf[n];
+  bb->buf[n] = 0;
+  bb->nbits %= 8;
+  return 0;
+}
+
+
+/* Join the block of CK, number SEQ, to the stream.  */
+static gpg_error_t
+emit_chunk (pbzip2_t *pb, chunk_t *ck, uint64_t seq)
+{
+  gpg_error_t err = ck->err;
+
+  if (!err)
+    err = bitbuf_append (&pb->pending, ck->out, BZIP2_HEADER_BITS,
+                         ck->block_bits);
+  if (err)
+    return fail (err, "compression", "libbz2 failed on block %llu: %s",
+                 (unsigned long long)seq, gpg_strerror (err));
+  pb->combined = bzip2_combine_crc (pb->combined, ck->crc);
+  return flush_pending (pb, 0);
+}
+
+
+/* Join the submitted chunks in order: those before number UNTIL,
+ * waiting for them, then those already done.  */
+static gpg_error_t
+emit_chunks (pbzip2_t *pb, uint64_t until)
+{
+  gpg_error_t err;
+  chunk_t *ck;
+
+  while (pb->emitted < pb->filling)
+    {
+      ck = chunk_at (pb, pb->emitted);
+      if (!chunk_is_done (pb, ck, pb->emitted < until))
+        return 0;
+      err = emit_chunk (pb, ck, pb->emitted);
+      if (err)
+        return err;
+      pb->emitted++;
+    }
+  return 0;
+}
+
+
+/* Make chunk FILLING empty, with no run begun.  */
+static void
+start_chunk (pbzip2_t *pb)
+{
+  chunk_t *ck = chunk_at (pb, pb->filling);
+
+  ck->len = 0;
+  ck->err = 0;
+  ck->done = 0;
+  pb->run_ch = NO_RUN;
+  pb->run_len = 0;
+}
+
+
+/* Add the run of RUN_LEN times RUN_CH to chunk CK as libbz2's
+ * add_pair_to_block does: 1 to 3 bytes as they are, 4 to 255 as 4
+ * bytes and the count of the others.  */
+static void
+add_run (pbzip2_t *pb, chunk_t *ck)
+{
+  int i, n = pb->run_len < 4 ? pb->run_len : 4;
+
+  if (pb->run_ch == NO_RUN)
+    return;
+  for (i = 0; i < n; i++)
+    ck->in[ck->len++] = pb->run_ch;
+  if (pb->run_len >= 4)
+    ck->in[ck->len++] = pb->run_len - 4;
+}
+
+
+/* Hand chunk FILLING over for compression and make room for the next
+ * one; at the end (LAST), wait for every chunk to be joined.  */
+static gpg_error_t
+submit_chunk (pbzip2_t *pb, int last)
+{
+  chunk_t *ck = chunk_at (pb, pb->filling);
+  gpg_error_t err;
+  uint64_t until;
+
+  add_run (pb, ck);
+  if (pb->nworkers)
+    {
+      pthread_mutex_lock (&pb->lock);
+      pb->filling++;
+      pthread_cond_signal (&pb->submitted);
+      pthread_mutex_unlock (&pb->lock);
+    }
+  else
+    {
+      compress_chunk (pb, pb->inline_worker, ck);
+      pb->filling++;
+    }
+  if (last)
+    until = pb->filling;
+  else
+    until = pb->filling >= pb->nchunks ? pb->filling + 1 - pb->nchunks : 0;
+  err = emit_chunks (pb, until);
+  if (!err)
+    start_chunk (pb);
+  return err;
+}
+
+
+gpg_error_t
+pbzip2_write (void *ctx, const unsigned char *buf, size_t len)
+{
+  pbzip2_t *pb = ctx;
+  chunk_t *ck = chunk_at (pb, pb->filling);
+  size_t i;
+  int c;
+
+  /* libbz2's ADD_CHAR_TO_BLOCK, with its test for a full block
+   * before each byte.  */
+  for (i = 0; i < len && !pb->err; i++)
+    {
+      c = buf[i];
+      if (ck->len >= pb->block_max)
+        {
+          pb->err = submit_chunk (pb, 0);
+          if (pb->err)
+            break;
+          ck = chunk_at (pb, pb->filling);
+        }
+      if (c != pb->run_ch && pb->run_len == 1)
+        {
+          ck->in[ck->len++] = pb->run_ch;
+          pb->run_ch = c;
+        }
+      else if (c != pb->run_ch || pb->run_len == 255)
+        {
+          add_run (pb, ck);
+          pb->run_ch = c;
+          pb->run_len = 1;
+        }
+      else
+        pb->run_len++;
+    }
+  return pb->err;
+}
+
+
+gpg_error_t
+pbzip2_finish (pbzip2_t *pb)
+{
+  chunk_t *ck;
+
+  if (pb->err)
+    return pb->err;
+  ck = chunk_at (pb, pb->filling);
+  if (ck->len || pb->run_ch != NO_RUN)
+    pb->err = submit_chunk (pb, 1);
+  if (!pb->err)
+    pb->err = bitbuf_put (&pb->pending, BZIP2_END_MAGIC, BZIP2_MAGIC_BITS);
+  if (!pb->err)
+    pb->err = bitbuf_put (&pb->pending, pb->combined, 32);
+  if (pb->err)
+    return fail (pb->err, "compression", NULL);
+  pb->err = flush_pending (pb, 1);
+  return pb->err;
+}
+
+
+/* Start NTHREADS workers.  */
+static gpg_error_t
+start_workers (pbzip2_t *pb, int nthreads)
+{
+  worker_t *w;
+  int i, rc;
+
+  pb->workers = calloc (nthreads, sizeof *pb->workers);
+  if (!pb->workers)
+    return fail (gpg_error_from_syserror (), "out of core", NULL);
+  pb->nworkers = nthreads;
+  for (i = 0; i < nthreads; i++)
+    {
+      w = &pb->workers[i];
+      w->pb = pb;
+      rc = pthread_create (&w->thread, NULL, worker_main, w);
+      if (rc)
+        return fail (gpg_error_from_errno (rc), "compression",
+                     "cannot start a thread: %s", strerror (rc));
+      w->started = 1;
+    }
+  return 0;
+}
+
+
+gpg_error_t
+pbzip2_new (pbzip2_t **r_pb, int level, int nthreads, sink_fn_t sink,
+            void *sink_ctx)
+{
+  gpg_error_t err;
+  pbzip2_t *pb;
+  size_t i;
+
+  *r_pb = NULL;
+  pb = calloc (1, sizeof *pb);
+  if (!pb)
+    return fail (gpg_error_from_syserror (), "out of core", NULL);
+  pb->level = level;
+  pb->block_max = 100000 * (size_t)level - 19;
+  pb->sink = sink;
+  pb->sink_ctx = sink_ctx;
+  pb->nchunks = nthreads > 1 ? 2 * (size_t)nthreads + 1 : 1;
+  pthread_mutex_init (&pb->lock, NULL);
+  pthread_cond_init (&pb->submitted, NULL);
+  pthread_cond_init (&pb->completed, NULL);
+  *r_pb = pb;
+  pb->chunks = calloc (pb->nchunks, sizeof *pb->chunks);
+  if (!pb->chunks)
+    return fail (gpg_error_from_syserror (), "out of core", NULL);
+  for (i = 0; i < pb->nchunks; i++)
+    {
+      /* A full chunk, then the last run (5 bytes) and the run the
+       * next byte ended (5 more).  */
+      pb->chunks[i].in = malloc (pb->block_max + 10);
+      if (!pb->chunks[i].in)
+        return fail (gpg_error_from_syserror (), "out of core", NULL);
+    }
+  start_chunk (pb);
+  err = bitbuf_put (&pb->pending, 0x425a6830 + level, BZIP2_HEADER_BITS);
+  if (err)
+    return fail (err, "out of core", NULL);
+  if (nthreads > 1)
+    return start_workers (pb, nthreads);
+  pb->inline_worker = malloc (sizeof *pb->inline_worker);
+  if (!pb->inline_worker)
+    return fail (gpg_error_from_syserror (), "out of core", NULL);
+  return 0;
+}
+
+
+void
+pbzip2_release (pbzip2_t *pb)
+{
+  size_t i;
+  int n;
+
+  if (!pb)
+    return;
+  pthread_mutex_lock (&pb->lock);
+  pb->stopping = 1;
+  pthread_cond_broadcast (&pb->submitted);
+  pthread_mutex_unlock (&pb->lock);
+  for (n = 0; n < pb->nworkers; n++)
+    if (pb->workers[n].started)
+      pthread_join (pb->workers[n].thread, NULL);
+  for (i = 0; pb->chunks && i < pb->nchunks; i++)
+    {
+      free (pb->chunks[i].in);
+      free (pb->chunks[i].out);
+    }
+  free (pb->chunks);
+  free (pb->workers);
+  free (pb->inline_worker);
+  bitbuf_release (&pb->pending);
+  pthread_cond_destroy (&pb->completed);
+  pthread_cond_destroy (&pb->submitted);
+  pthread_mutex_destroy (&pb->lock);
+  free (pb);
+}
