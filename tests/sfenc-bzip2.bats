@@ -3,7 +3,10 @@
 # reads them, gpg and rnp read sfenc's and sfenc reads theirs, the
 # algorithm names and levels are gpg's, bad bzip2 data inside a message
 # is one line and exit status 2, and a stream that expands a
-# millionfold is decompressed in constant memory.
+# millionfold is decompressed in constant memory.  Issue 22: on
+# --threads threads both ways, the same stream for every thread count,
+# read by gpg, rnp and bzip2, and a false block magic inside a block
+# never makes wrong output.
 
 load byte-edit
 load emulator
@@ -11,6 +14,7 @@ load emulator
 setup () {
   SFENC=${SFENC:-$BATS_TEST_DIRNAME/../g10/sfenc}
   T=$BATS_TEST_TMPDIR
+  T_BZIP2=${top_builddir:-$BATS_TEST_DIRNAME/..}/tests/t-bzip2
   export GNUPGHOME="$T/gnupg"
   mkdir -p -m 700 "$GNUPGHOME"
   SF=("$SFENC" --batch --passphrase "pass phrase" --s2k-count 65536)
@@ -43,23 +47,77 @@ gpg_compress_algo () {
 }
 
 @test "sfenc-bzip2: sfenc -c --compress-algo bzip2 | sfenc -d, every size" {
-  local size
+  local size threads
   for size in 0 1 big text; do
-    "${SF[@]}" -v -c --compress-algo bzip2 < "$T/in-$size" > "$T/msg" 2> "$T/enc.err"
-    grep -qx 'sfenc: BZIP2 compression, level 6 (libbz2), 1 thread' "$T/enc.err"
-    "${SF[@]}" -v -d "$T/msg" > "$T/out" 2> "$T/dec.err"
-    grep -qx 'sfenc: BZIP2 compressed data' "$T/dec.err"
-    cmp "$T/in-$size" "$T/out"
+    for threads in 1 2; do
+      "${SF[@]}" -v --threads $threads -c --compress-algo bzip2 < "$T/in-$size" > "$T/msg" 2> "$T/enc.err"
+      grep -qx "sfenc: BZIP2 compression, level 6 (libbz2), $threads thread$([ $threads = 1 ] || echo s)" "$T/enc.err"
+      "${SF[@]}" -v --threads $threads -d "$T/msg" > "$T/out" 2> "$T/dec.err"
+      grep -qx 'sfenc: BZIP2 compressed data' "$T/dec.err"
+      cmp "$T/in-$size" "$T/out"
+    done
   done
   # Compressed it is: the text shrinks to a small fraction.
   "${SF[@]}" -c --compress-algo bzip2 < "$T/in-text" > "$T/msg"
   [ "$(stat -c %s "$T/msg")" -lt 10000 ]
 }
 
-@test "sfenc-bzip2: --threads does not change BZIP2, which runs on one thread" {
-  "${SF[@]}" -v --threads 4 -c --compress-algo bzip2 < "$T/in-text" > "$T/msg" 2> "$T/err"
-  grep -qx 'sfenc: BZIP2 compression, level 6 (libbz2), 1 thread' "$T/err"
-  "${SF[@]}" -d "$T/msg" | cmp - "$T/in-text"
+# The compressed packet of message $1, the encryption taken off by gpg.
+unwrap () {
+  "${GPG[@]}" -d --unwrap "$1" 2> /dev/null
+}
+
+# The date of the literal packet in message $1.
+literal_date () {
+  "${GPG[@]}" --list-packets "$1" 2> /dev/null | sed -n 's/^\tmode .*, created \([0-9]*\),.*/\1/p'
+}
+
+@test "sfenc-bzip2: --threads 1, 2, 3 and 4 write the same BZIP2 packet" {
+  local size threads try dates
+  need_gpg
+  head -c $((12 * 1024 * 1024)) /dev/zero > "$T/in-zeros"
+  for size in 0 1 big text zeros; do
+    # The literal packet inside holds the date in seconds: the four
+    # start together, again if a second began between them.
+    for try in 1 2 3 4 5; do
+      for threads in 1 2 3 4; do
+        "${SF[@]}" -v --threads $threads -c --compress-algo bzip2 --bzip2-compress-level 1 \
+          < "$T/in-$size" > "$T/msg-$threads" 2> "$T/err-$threads" &
+      done
+      wait
+      dates=$(for threads in 1 2 3 4; do literal_date "$T/msg-$threads"; done | sort -u)
+      [ "$(echo "$dates" | wc -l)" -eq 1 ] && break
+    done
+    [ "$(echo "$dates" | wc -l)" -eq 1 ]
+    for threads in 1 2 3 4; do
+      grep -qx "sfenc: BZIP2 compression, level 1 (libbz2), $threads thread$([ $threads = 1 ] || echo s)" "$T/err-$threads"
+      unwrap "$T/msg-$threads" > "$T/packet-$threads"
+      [ -s "$T/packet-$threads" ]
+      cmp "$T/packet-1" "$T/packet-$threads" \
+        || { echo "$size: --threads $threads writes another packet"; return 1; }
+    done
+  done
+}
+
+@test "sfenc-bzip2: bzip2 reads the joined stream as one stream" {
+  local kind threads
+  command -v bzip2 > /dev/null \
+    || skip "NOT TESTED: the bzip2 program is not installed"
+  head -c $((12 * 1024 * 1024)) /dev/zero > "$T/in-zeros"
+  for kind in 0 1 big text zeros; do
+    for threads in 1 3; do
+      "$T_BZIP2" compress 1 $threads < "$T/in-$kind" > "$T/raw.bz2"
+      bzip2 -dc "$T/raw.bz2" | cmp - "$T/in-$kind"
+      # One stream that ends with the file, not streams one after the
+      # other (which bzip2 reads too).
+      python3 -c '
+import bz2, sys
+d = bz2.BZ2Decompressor()
+out = d.decompress(open(sys.argv[1], "rb").read())
+sys.exit(not (d.eof and not d.unused_data and out == open(sys.argv[2], "rb").read()))
+' "$T/raw.bz2" "$T/in-$kind"
+    done
+  done
 }
 
 @test "sfenc-bzip2: the algorithm names gpg takes, and those it refuses" {
@@ -105,7 +163,7 @@ gpg_compress_algo () {
   "${SF[@]}" -d "$T/msg--bzip2-compress-level1" | cmp - "$T/rep"
   "${SF[@]}" -d "$T/msg--bzip2-compress-level9" | cmp - "$T/rep"
   for level in 1 9; do
-    "${SF[@]}" -v -c --compress-algo bzip2 --bzip2-compress-level "$level" \
+    "${SF[@]}" -v --threads 1 -c --compress-algo bzip2 --bzip2-compress-level "$level" \
       < "$T/in-1" 2>&1 > /dev/null | grep -qx "sfenc: BZIP2 compression, level $level (libbz2), 1 thread"
   done
   # 0 disables compression for every algorithm, as in gpg.
@@ -164,6 +222,71 @@ gpg_compress_algo () {
 }
 
 
+# Inputs for the parallel paths in $T: zeros (3 blocks at level 1),
+# files of /usr/share (corpus-like), and random bytes without runs
+# that fill exactly one block at level 1 (99981 symbols, and the last
+# byte added once the block is full).
+make_parallel_inputs () {
+  head -c $((12 * 1024 * 1024)) /dev/zero > "$T/in-zeros"
+  find /usr/share/doc /usr/share/common-licenses -type f -size -200k 2> /dev/null |
+    sort | xargs cat 2> /dev/null | head -c $((4 * 1024 * 1024)) > "$T/in-corpus"
+  python3 - "$T/in-oneblock" <<'PY'
+import random, sys
+out = bytearray()
+while len(out) < 99982:
+    c = random.randrange(256)
+    if len(out) >= 3 and out[-1] == out[-2] == out[-3] == c:
+        continue
+    out.append(c)
+open(sys.argv[1], "wb").write(out)
+PY
+}
+
+@test "sfenc-bzip2: gpg and rnp decrypt sfenc's BZIP2 written on threads" {
+  local kind threads
+  need_gpg
+  need_rnp
+  make_parallel_inputs
+  mkdir -p "$T/rnp"
+  RNP=(rnp --homedir "$T/rnp" --password "pass phrase")
+  for kind in 0 1 big text zeros corpus oneblock; do
+    for threads in 2 3; do
+      "${SF[@]}" --threads $threads -c --compress-algo bzip2 --bzip2-compress-level 1 \
+        < "$T/in-$kind" > "$T/msg"
+      "${GPG[@]}" -d "$T/msg" > "$T/out"
+      cmp "$T/in-$kind" "$T/out" || { echo "gpg -d differs: $kind, --threads $threads"; return 1; }
+      "${RNP[@]}" -d --overwrite --output "$T/out" "$T/msg" 2> "$T/rnp.err" \
+        || { cat "$T/rnp.err"; return 1; }
+      cmp "$T/in-$kind" "$T/out" || { echo "rnp -d differs: $kind, --threads $threads"; return 1; }
+    done
+  done
+}
+
+@test "sfenc-bzip2: sfenc -d on 1 and 2 threads reads gpg's and rnp's BZIP2 alike" {
+  local kind threads level
+  need_gpg
+  need_rnp
+  make_parallel_inputs
+  mkdir -p "$T/rnp"
+  RNP=(rnp --homedir "$T/rnp" --password "pass phrase")
+  for kind in 0 1 big text zeros corpus oneblock; do
+    for level in 1 9; do
+      "${GPG[@]}" -c --compress-algo bzip2 --bzip2-compress-level $level < "$T/in-$kind" > "$T/gpg.msg"
+      for threads in 1 2; do
+        "${SF[@]}" --threads $threads -d "$T/gpg.msg" > "$T/out-$threads"
+      done
+      cmp "$T/out-1" "$T/out-2"
+      cmp "$T/in-$kind" "$T/out-2" || { echo "gpg's $kind at $level differs"; return 1; }
+    done
+    "${RNP[@]}" -c --bzip --overwrite --output "$T/rnp.msg" "$T/in-$kind" 2> "$T/rnp.err"
+    for threads in 1 2; do
+      "${SF[@]}" --threads $threads -d "$T/rnp.msg" > "$T/out-$threads"
+    done
+    cmp "$T/out-1" "$T/out-2"
+    cmp "$T/in-$kind" "$T/out-2" || { echo "rnp's $kind differs"; return 1; }
+  done
+}
+
 @test "sfenc-bzip2: bad BZIP2 data in a message is one line and exit status 2" {
   local kind
   need_gpg
@@ -181,24 +304,73 @@ gpg_compress_algo () {
   cp "$T/good" "$T/data"
   flip_byte "$T/data" 12 1
   head -c 1900 "$T/good" > "$T/truncated"
-  for kind in good magic data truncated; do
+  # A wrong combined CRC: the packet ends with it and the padding.
+  cp "$T/good" "$T/combined"
+  flip_byte "$T/combined" $(($(stat -c %s "$T/good") - 2)) 1
+  # Two blocks (level 1), the second cut short.
+  seq 1 40000 > "$T/plain2"
+  gpg --batch --quiet --store -z 0 < "$T/plain2" > "$T/literal2"
+  gpg --batch --quiet --store --no-literal --compress-algo bzip2 --bzip2-compress-level 1 \
+    < "$T/literal2" > "$T/good2" 2> /dev/null
+  head -c $(($(stat -c %s "$T/good2") - 300)) "$T/good2" > "$T/truncated2"
+  for kind in good magic data truncated combined truncated2; do
     "${GPG[@]}" -c -z 0 --no-literal < "$T/$kind" > "$T/$kind.msg" 2> /dev/null
   done
   "${SF[@]}" -d "$T/good.msg" | cmp - "$T/plain"
-  for kind in magic data truncated; do
+  for kind in magic data truncated combined truncated2; do
     # gpg refuses each of them too.
     run "${GPG[@]}" -d "$T/$kind.msg"
     [ "$status" -eq 2 ]
-    run timeout 60 "${SF[@]}" -d -o "$T/out" "$T/$kind.msg"
-    echo "$kind: $output"
-    [ "$status" -eq 2 ]
-    [ "${#lines[@]}" -eq 1 ]
-    case $kind in
-      magic) [ "$output" = "sfenc: decryption failed: invalid compressed data (not a bzip2 stream)" ] ;;
-      data) [ "$output" = "sfenc: decryption failed: invalid compressed data (bzip2 data corrupted)" ] ;;
-      truncated) [ "$output" = "sfenc: decryption failed: compressed data truncated" ] ;;
-    esac
-    [ ! -e "$T/out" ]
+    for threads in 1 2 3; do
+      run timeout 60 "${SF[@]}" --threads $threads -d -o "$T/out" "$T/$kind.msg"
+      echo "$kind, --threads $threads: $output"
+      [ "$status" -eq 2 ]
+      [ "${#lines[@]}" -eq 1 ]
+      case $kind in
+        magic) [ "$output" = "sfenc: decryption failed: invalid compressed data (not a bzip2 stream)" ] ;;
+        data|combined) [ "$output" = "sfenc: decryption failed: invalid compressed data (bzip2 data corrupted)" ] ;;
+        truncated*) [ "$output" = "sfenc: decryption failed: compressed data truncated" ] ;;
+      esac
+      [ ! -e "$T/out" ]
+    done
+  done
+}
+
+@test "sfenc-bzip2: a false block or end magic inside a block is read right" {
+  local magic threads
+  need_gpg
+  # Random bytes 0x70 to 0x9f of the set whose map of used bytes in a
+  # block (16 bits of ranges of 16 byte values, then 16 bits for each
+  # range used) spells the magic, in a literal packet whose header
+  # uses none of these ranges (no name, date 0), compressed by libbz2
+  # at level 1 (4 blocks).  No 4 equal bytes in a row: their counts
+  # would be bytes too.
+  for magic in 0x314159265359 0x177245385090; do
+    python3 - "$magic" "$T/plain" "$T/packet" <<'PY'
+import bz2, random, sys
+magic = int(sys.argv[1], 16)
+chars = [0x70 + i for i in range(48) if magic >> (47 - i) & 1]
+out = bytearray()
+while len(out) < 350000:
+    c = random.choice(chars)
+    if len(out) >= 3 and out[-1] == out[-2] == out[-3] == c:
+        continue
+    out.append(c)
+open(sys.argv[2], "wb").write(out)
+def packet(tag, body):
+    return bytes([0xc0 | tag, 255]) + len(body).to_bytes(4, "big") + body
+stream = bz2.compress(packet(11, b"b\0\0\0\0\0" + bytes(out)), 1)
+v = int.from_bytes(stream[:100], "big")
+if not any((v >> (800 - p - 48)) & ((1 << 48) - 1) == magic for p in range(33, 700)):
+    sys.exit("the magic is not in the first block")
+open(sys.argv[3], "wb").write(packet(8, b"\3" + stream))
+PY
+    "${GPG[@]}" -c -z 0 --no-literal < "$T/packet" > "$T/msg" 2> /dev/null
+    "${GPG[@]}" -d "$T/msg" 2> /dev/null | cmp - "$T/plain"
+    for threads in 1 2 3; do
+      "${SF[@]}" --threads $threads -d "$T/msg" | cmp - "$T/plain" \
+        || { echo "magic $magic, --threads $threads: other output"; return 1; }
+    done
   done
 }
 
@@ -212,10 +384,31 @@ gpg_compress_algo () {
   head -c $((512 * 1024 * 1024)) /dev/zero |
     "${GPG[@]}" -c --compress-algo bzip2 --bzip2-compress-level 9 > "$T/bomb"
   [ "$(stat -c %s "$T/bomb")" -lt 4096 ]
-  /usr/bin/time -f %M -o "$T/rss" "${SF[@]}" -d "$T/bomb" | wc -c > "$T/count"
-  echo "message $(stat -c %s "$T/bomb") bytes, output $(cat "$T/count") bytes, peak RSS $(cat "$T/rss") KiB"
+  /usr/bin/time -f %M -o "$T/rss" "${SF[@]}" --threads 1 -d "$T/bomb" | wc -c > "$T/count"
+  echo "--threads 1: message $(stat -c %s "$T/bomb") bytes, output $(cat "$T/count") bytes, peak RSS $(cat "$T/rss") KiB"
   [ "$(cat "$T/count")" -eq $((512 * 1024 * 1024)) ]
   [ "$(cat "$T/rss")" -lt "$(rss_limit 16384)" ]
+  # On threads each block's 45 MB are decoded twice, the second time
+  # straight into the output: the pieces in flight hold 4 MiB each.
+  /usr/bin/time -f %M -o "$T/rss" "${SF[@]}" -d "$T/bomb" | wc -c > "$T/count"
+  echo "default threads: peak RSS $(cat "$T/rss") KiB"
+  [ "$(cat "$T/count")" -eq $((512 * 1024 * 1024)) ]
+  [ "$(cat "$T/rss")" -lt "$(rss_limit 65536)" ]
+}
+
+@test "sfenc-bzip2: random data is decompressed on threads in bounded memory" {
+  if [ -n "${SFENC_SANITIZER:-}${SFENC_MEMCHECK:-}" ]; then
+    skip "sfenc runs under a sanitizer or valgrind: its peak memory is the tool's"
+  fi
+  need_gpg
+  [ -x /usr/bin/time ] || { echo "/usr/bin/time is missing (Debian package 'time'): cannot measure peak memory" >&2; return 1; }
+  head -c $((24 * 1024 * 1024)) /dev/urandom > "$T/random"
+  "${GPG[@]}" -c --compress-algo bzip2 --bzip2-compress-level 9 < "$T/random" > "$T/msg"
+  for threads in 2 4; do
+    /usr/bin/time -f %M -o "$T/rss" "${SF[@]}" --threads $threads -d "$T/msg" | cmp - "$T/random"
+    echo "--threads $threads: peak RSS $(cat "$T/rss") KiB"
+    [ "$(cat "$T/rss")" -lt "$(rss_limit 65536)" ]
+  done
 }
 
 @test "sfenc-bzip2: 30 nested layers of full blocks hold only a few layers' blocks at once" {
@@ -253,10 +446,16 @@ PY
     skip "sfenc runs under a sanitizer or valgrind: its peak memory is the tool's"
   fi
   [ -x /usr/bin/time ] || { echo "/usr/bin/time is missing (Debian package 'time'): cannot measure peak memory" >&2; return 1; }
-  yes "sfenc bzip2 memory line" | head -c $((64 * 1024 * 1024)) |
-    /usr/bin/time -f %M -o "$T/rss" \
-      "${SF[@]}" -c --compress-algo bzip2 --bzip2-compress-level 9 > "$T/msg"
-  echo "peak RSS $(cat "$T/rss") KiB"
-  [ "$(cat "$T/rss")" -lt "$(rss_limit 16384)" ]
+  local threads limit
+  # Each thread's compressor takes 7.6 MB at level 9, and each chunk
+  # in flight its 900 kB and its compressed block.
+  for threads in "1 16384" "2 65536"; do
+    read -r threads limit <<< "$threads"
+    yes "sfenc bzip2 memory line" | head -c $((64 * 1024 * 1024)) |
+      /usr/bin/time -f %M -o "$T/rss" \
+        "${SF[@]}" --threads $threads -c --compress-algo bzip2 --bzip2-compress-level 9 > "$T/msg"
+    echo "--threads $threads: peak RSS $(cat "$T/rss") KiB"
+    [ "$(cat "$T/rss")" -lt "$(rss_limit $limit)" ]
+  done
   "${SF[@]}" -d "$T/msg" | cmp - <(yes "sfenc bzip2 memory line" | head -c $((64 * 1024 * 1024)))
 }
