@@ -103,7 +103,7 @@ rnp_c --armor --output rnp.asc long.txt
 python3 - "$pass" "$here/corpus" "$sfenc" <<'PY'
 """Rekey rnp's messages, take the packets out of the encryption, and
 write the corpora."""
-import hashlib, os, shutil, subprocess, sys
+import bz2, hashlib, os, shutil, subprocess, sys
 
 pw = sys.argv[1].encode()
 out = sys.argv[2]
@@ -228,7 +228,7 @@ def write(corpus, name, data):
 
 
 for corpus in ("armor", "decrypt", "packets", "inflate", "options", "module",
-               "aead", "dynload", "passphrase"):
+               "aead", "dynload", "passphrase", "bunzip2"):
     shutil.rmtree(os.path.join(out, corpus), ignore_errors=True)
 
 for name in ("r-zlib", "r-two", "r-bzip2", "r-nowrap"):
@@ -475,6 +475,33 @@ for name, data in (
         ("directory-load", dynload(name=3)),
         ("dotdot", dynload(name=4))):
     write("dynload", name, data)
+
+# fuzz-bunzip2: a byte for the thread count (bit 0: 2 or 3), then a
+# bzip2 stream: short and empty ones, several blocks of zeros, blocks
+# that hold a false block or end magic (their map of used bytes
+# spells it), libbz2's at level 9, damaged CRCs, cut ones, and data
+# after the stream.
+def spelling(magic, n):
+    chars = [i for i in range(48) if magic >> (47 - i) & 1]
+    return bytes(chars[(i * 7 + i // len(chars)) % len(chars)]
+                 for i in range(n))
+def flipped(data, pos):
+    return data[:pos] + bytes([data[pos] ^ 1]) + data[pos + 1:]
+long_text = open("long.txt", "rb").read()
+zeros = bz2.compress(bytes(12 * 1024 * 1024), 1)
+for name, stream in (
+        ("empty", bz2.compress(b"")),
+        ("short", bz2.compress(b"hello, fuzzer\n", 1)),
+        ("text-9", bz2.compress(long_text * 40, 9)),
+        ("zeros-3-blocks", zeros),
+        ("false-block-magic", bz2.compress(spelling(0x314159265359, 1500), 1)),
+        ("false-end-magic", bz2.compress(spelling(0x177245385090, 1500), 1)),
+        ("block-crc", flipped(zeros, 12)),
+        ("combined-crc", flipped(zeros, len(zeros) - 2)),
+        ("cut", zeros[:len(zeros) // 2]),
+        ("trailing", bz2.compress(long_text, 1) + b"BZh91AY&SY")):
+    write("bunzip2", name + "-2", b"\0" + stream)
+    write("bunzip2", name + "-3", b"\1" + stream)
 PY
 
 echo "seed corpora written to $here/corpus:"
