@@ -380,44 +380,62 @@ make_piece (pbunzip2_t *pu, uint64_t nbits, int next_kind, int input_end)
 }
 
 
+/* The kind of piece that begins where the 48 bits at the bottom of
+ * MAGIC are.  */
+static int
+magic_kind (uint64_t magic)
+{
+  magic &= MAGIC_MASK;
+  return (magic == BZIP2_BLOCK_MAGIC ? PIECE_BLOCK
+          : magic == BZIP2_END_MAGIC ? PIECE_END : PIECE_OTHER);
+}
+
+
 /* Read on until the next piece is cut and made; there must be room
- * in the ring.  */
+ * in the ring.  The bytes scanned go into RAW a buffer at a time.  */
 static gpg_error_t
 scan_piece (pbunzip2_t *pu)
 {
   gpg_error_t err;
-  uint64_t magic, start;
-  int c, s, kind;
-  unsigned char byte;
+  uint64_t start;
+  size_t first;
+  int c, s = 0, kind;
 
   for (;;)
     {
-      err = next_byte (pu, &c);
-      if (err)
-        return err;
-      if (c < 0)
-        return make_piece (pu, pu->raw.nbits, PIECE_OTHER, 1);
-      byte = c;
-      if (bitbuf_append (&pu->raw, &byte, 0, 8))
-        return fail_nomem ();
-      pu->scanned += 8;
-      pu->window = pu->window << 8 | byte;
-      /* At most one magic ends in a byte: they are 45 bits apart at
-       * least.  */
-      for (s = 7; s >= 0; s--)
+      if (pu->inpos == pu->inlen)
         {
-          if (pu->scanned < BZIP2_MAGIC_BITS + (unsigned int)s)
+          err = next_byte (pu, &c);
+          if (err)
+            return err;
+          if (c < 0)
+            return make_piece (pu, pu->raw.nbits, PIECE_OTHER, 1);
+          pu->inpos--;
+        }
+      first = pu->inpos;
+      kind = PIECE_OTHER;
+      while (pu->inpos < pu->inlen && kind == PIECE_OTHER)
+        {
+          pu->window = pu->window << 8 | pu->inbuf[pu->inpos++];
+          pu->scanned += 8;
+          if (pu->scanned < BZIP2_MAGIC_BITS)
             continue;
-          magic = pu->window >> s & MAGIC_MASK;
-          kind = (magic == BZIP2_BLOCK_MAGIC ? PIECE_BLOCK
-                  : magic == BZIP2_END_MAGIC ? PIECE_END : PIECE_OTHER);
-          if (kind == PIECE_OTHER)
-            continue;
-          start = pu->scanned - BZIP2_MAGIC_BITS - s - pu->raw_start;
-          if (!start)
-            pu->raw_kind = kind;
-          else
+          /* At most one magic ends in a byte: they are 45 bits apart
+           * at least.  */
+          s = pu->scanned - BZIP2_MAGIC_BITS < 7
+              ? (int)(pu->scanned - BZIP2_MAGIC_BITS) : 7;
+          for (; s >= 0 && kind == PIECE_OTHER; s--)
+            kind = magic_kind (pu->window >> s);
+        }
+      if (bitbuf_append (&pu->raw, pu->inbuf + first, 0,
+                         8 * (uint64_t)(pu->inpos - first)))
+        return fail_nomem ();
+      if (kind != PIECE_OTHER)
+        {
+          start = pu->scanned - BZIP2_MAGIC_BITS - (s + 1) - pu->raw_start;
+          if (start)
             return make_piece (pu, start, kind, 0);
+          pu->raw_kind = kind;
         }
       /* Every magic that begins 48 bits back has been seen.  */
       if (pu->raw.nbits > BLOCK_BITS_MAX (pu->level) + BZIP2_MAGIC_BITS)
