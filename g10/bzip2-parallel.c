@@ -44,11 +44,25 @@ typedef struct chunk
   int done;                     /* Under the lock with workers.  */
 } chunk_t;
 
+/* Room for libbz2's allocations: a compressor makes 4.  */
+#define MEM_SLOTS 8
+
+/* What libbz2 allocated for a worker, kept from one chunk to the
+ * next: fresh pages for its 8 block sizes of arrays at every chunk
+ * cost a tenth of the compression in page faults.  */
+typedef struct mem_slot
+{
+  void *p;
+  size_t size;
+  int in_use;
+} mem_slot_t;
+
 typedef struct worker
 {
   pbzip2_t *pb;
   pthread_t thread;
   int started;
+  mem_slot_t mem[MEM_SLOTS];
   unsigned char expanded[EXPAND_SIZE];
 } worker_t;
 
@@ -83,6 +97,56 @@ static chunk_t *
 chunk_at (pbzip2_t *pb, uint64_t seq)
 {
   return &pb->chunks[seq % pb->nchunks];
+}
+
+
+/* libbz2's bzalloc over the worker OPAQUE's slots.  */
+static void *
+worker_alloc (void *opaque, int items, int size)
+{
+  worker_t *w = opaque;
+  size_t n = (size_t)items * size;
+  mem_slot_t *m, *empty = NULL;
+
+  for (m = w->mem; m < w->mem + MEM_SLOTS; m++)
+    {
+      if (m->p && !m->in_use && m->size == n)
+        {
+          m->in_use = 1;
+          return m->p;
+        }
+      if (!m->p && !empty)
+        empty = m;
+    }
+  if (!empty)
+    return NULL;
+  empty->p = malloc (n);
+  empty->size = n;
+  empty->in_use = !!empty->p;
+  return empty->p;
+}
+
+
+/* libbz2's bzfree: the memory stays with the worker.  */
+static void
+worker_free (void *opaque, void *p)
+{
+  worker_t *w = opaque;
+  mem_slot_t *m;
+
+  for (m = w->mem; m < w->mem + MEM_SLOTS; m++)
+    if (m->p == p)
+      m->in_use = 0;
+}
+
+
+static void
+worker_release_mem (worker_t *w)
+{
+  mem_slot_t *m;
+
+  for (m = w->mem; m < w->mem + MEM_SLOTS; m++)
+    free (m->p);
 }
 
 
@@ -205,6 +269,9 @@ compress_chunk (pbzip2_t *pb, worker_t *w, chunk_t *ck)
   int rc, last;
 
   memset (&bs, 0, sizeof bs);
+  bs.bzalloc = worker_alloc;
+  bs.bzfree = worker_free;
+  bs.opaque = w;
   ck->outlen = 0;
   rc = BZ2_bzCompressInit (&bs, pb->level, 0, 0);
   if (rc != BZ_OK)
@@ -350,20 +417,21 @@ start_chunk (pbzip2_t *pb)
 }
 
 
-/* Add the run of RUN_LEN times RUN_CH to chunk CK as libbz2's
- * add_pair_to_block does: 1 to 3 bytes as they are, 4 to 255 as 4
- * bytes and the count of the others.  */
-static void
-add_run (pbzip2_t *pb, chunk_t *ck)
+/* Put the run of RUN times CH at IN + N as libbz2's add_pair_to_block
+ * does: 1 to 3 bytes as they are, 4 to 255 as 4 bytes and the count of
+ * the others; return the new N.  */
+static size_t
+put_run (unsigned char *in, size_t n, int ch, int run)
 {
-  int i, n = pb->run_len < 4 ? pb->run_len : 4;
+  int i;
 
-  if (pb->run_ch == NO_RUN)
-    return;
-  for (i = 0; i < n; i++)
-    ck->in[ck->len++] = pb->run_ch;
-  if (pb->run_len >= 4)
-    ck->in[ck->len++] = pb->run_len - 4;
+  if (ch == NO_RUN)
+    return n;
+  for (i = 0; i < run && i < 4; i++)
+    in[n++] = ch;
+  if (run >= 4)
+    in[n++] = run - 4;
+  return n;
 }
 
 
@@ -376,7 +444,7 @@ submit_chunk (pbzip2_t *pb, int last)
   gpg_error_t err;
   uint64_t until;
 
-  add_run (pb, ck);
+  ck->len = put_run (ck->in, ck->len, pb->run_ch, pb->run_len);
   if (pb->nworkers)
     {
       pthread_mutex_lock (&pb->lock);
@@ -400,39 +468,53 @@ submit_chunk (pbzip2_t *pb, int last)
 }
 
 
+/* Add bytes of BUF (LEN bytes) to chunk CK until it is full, as
+ * libbz2's ADD_CHAR_TO_BLOCK adds them to its block, with its test for
+ * a full block before each byte; return how many.  */
+static size_t
+fill_chunk (pbzip2_t *pb, chunk_t *ck, const unsigned char *buf, size_t len)
+{
+  unsigned char *in = ck->in;
+  size_t i, n = ck->len, max = pb->block_max;
+  int c, ch = pb->run_ch, run = pb->run_len;
+
+  for (i = 0; i < len && n < max; i++)
+    {
+      c = buf[i];
+      if (c != ch && run == 1)
+        {
+          in[n++] = ch;
+          ch = c;
+        }
+      else if (c != ch || run == 255)
+        {
+          n = put_run (in, n, ch, run);
+          ch = c;
+          run = 1;
+        }
+      else
+        run++;
+    }
+  ck->len = n;
+  pb->run_ch = ch;
+  pb->run_len = run;
+  return i;
+}
+
+
 gpg_error_t
 pbzip2_write (void *ctx, const unsigned char *buf, size_t len)
 {
   pbzip2_t *pb = ctx;
-  chunk_t *ck = chunk_at (pb, pb->filling);
-  size_t i;
-  int c;
+  size_t n;
 
-  /* libbz2's ADD_CHAR_TO_BLOCK, with its test for a full block
-   * before each byte.  */
-  for (i = 0; i < len && !pb->err; i++)
+  while (len && !pb->err)
     {
-      c = buf[i];
-      if (ck->len >= pb->block_max)
-        {
-          pb->err = submit_chunk (pb, 0);
-          if (pb->err)
-            break;
-          ck = chunk_at (pb, pb->filling);
-        }
-      if (c != pb->run_ch && pb->run_len == 1)
-        {
-          ck->in[ck->len++] = pb->run_ch;
-          pb->run_ch = c;
-        }
-      else if (c != pb->run_ch || pb->run_len == 255)
-        {
-          add_run (pb, ck);
-          pb->run_ch = c;
-          pb->run_len = 1;
-        }
-      else
-        pb->run_len++;
+      n = fill_chunk (pb, chunk_at (pb, pb->filling), buf, len);
+      buf += n;
+      len -= n;
+      if (len)
+        pb->err = submit_chunk (pb, 0);
     }
   return pb->err;
 }
@@ -522,7 +604,7 @@ pbzip2_new (pbzip2_t **r_pb, int level, int nthreads, sink_fn_t sink,
     return fail (err, "out of core", NULL);
   if (nthreads > 1)
     return start_workers (pb, nthreads);
-  pb->inline_worker = malloc (sizeof *pb->inline_worker);
+  pb->inline_worker = calloc (1, sizeof *pb->inline_worker);
   if (!pb->inline_worker)
     return fail (gpg_error_from_syserror (), "out of core", NULL);
   return 0;
@@ -542,8 +624,13 @@ pbzip2_release (pbzip2_t *pb)
   pthread_cond_broadcast (&pb->submitted);
   pthread_mutex_unlock (&pb->lock);
   for (n = 0; n < pb->nworkers; n++)
-    if (pb->workers[n].started)
-      pthread_join (pb->workers[n].thread, NULL);
+    {
+      if (pb->workers[n].started)
+        pthread_join (pb->workers[n].thread, NULL);
+      worker_release_mem (&pb->workers[n]);
+    }
+  if (pb->inline_worker)
+    worker_release_mem (pb->inline_worker);
   for (i = 0; pb->chunks && i < pb->nchunks; i++)
     {
       free (pb->chunks[i].in);
