@@ -290,9 +290,10 @@ pop_piece (pbunzip2_t *pu)
 }
 
 
-/* Store the next input byte at *C, or -1 at the end of the input.  */
+/* Read more input once the buffer is used up; it stays empty at the
+ * end of the input.  */
 static gpg_error_t
-next_byte (pbunzip2_t *pu, int *c)
+fill_input (pbunzip2_t *pu)
 {
   gpg_error_t err;
   size_t n;
@@ -306,6 +307,18 @@ next_byte (pbunzip2_t *pu, int *c)
       pu->inlen = n;
       pu->input_eof = !n;
     }
+  return 0;
+}
+
+
+/* Store the next input byte at *C, or -1 at the end of the input.  */
+static gpg_error_t
+next_byte (pbunzip2_t *pu, int *c)
+{
+  gpg_error_t err = fill_input (pu);
+
+  if (err)
+    return err;
   *c = pu->inpos < pu->inlen ? pu->inbuf[pu->inpos++] : -1;
   return 0;
 }
@@ -399,19 +412,15 @@ scan_piece (pbunzip2_t *pu)
   gpg_error_t err;
   uint64_t start;
   size_t first;
-  int c, s = 0, kind;
+  int s = 0, kind;
 
   for (;;)
     {
+      err = fill_input (pu);
+      if (err)
+        return err;
       if (pu->inpos == pu->inlen)
-        {
-          err = next_byte (pu, &c);
-          if (err)
-            return err;
-          if (c < 0)
-            return make_piece (pu, pu->raw.nbits, PIECE_OTHER, 1);
-          pu->inpos--;
-        }
+        return make_piece (pu, pu->raw.nbits, PIECE_OTHER, 1);
       first = pu->inpos;
       kind = PIECE_OTHER;
       while (pu->inpos < pu->inlen && kind == PIECE_OTHER)
