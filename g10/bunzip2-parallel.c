@@ -55,7 +55,7 @@
 #include "bunzip2-parallel.h"
 
 /* The most output of a piece held for the reading thread.  */
-#define PIECE_OUTPUT_MAX ((size_t)4 << 20)
+#define PIECE_OUTPUT_MAX ((size_t)2 << 20)
 
 /* Output that is counted but not kept.  */
 #define SCRATCH_SIZE ((size_t)64 << 10)

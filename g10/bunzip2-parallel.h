@@ -12,7 +12,7 @@
  * Memory is bounded whatever the message: at most 2 * NTHREADS + 1
  * pieces of the stream are in flight, each at most the longest block
  * an encoder writes at the stream's level (2.3 MB at level 9) and at
- * most 4 MiB of its output; a block whose output is larger is
+ * most 2 MiB of its output; a block whose output is larger is
  * decoded again by the reading thread, straight into its reader.
  * Each decoding libbz2 takes 100 kB plus 4 times the block size.
  */

@@ -389,7 +389,7 @@ PY
   [ "$(cat "$T/count")" -eq $((512 * 1024 * 1024)) ]
   [ "$(cat "$T/rss")" -lt "$(rss_limit 16384)" ]
   # On threads each block's 45 MB are decoded twice, the second time
-  # straight into the output: the pieces in flight hold 4 MiB each.
+  # straight into the output: the pieces in flight hold 2 MiB each.
   /usr/bin/time -f %M -o "$T/rss" "${SF[@]}" -d "$T/bomb" | wc -c > "$T/count"
   echo "default threads: peak RSS $(cat "$T/rss") KiB"
   [ "$(cat "$T/count")" -eq $((512 * 1024 * 1024)) ]
