@@ -163,12 +163,44 @@ typedef struct expander
 } expander_t;
 
 
+/* The end of the bytes of X from its position on, up to END, that are
+ * data: through the fourth of 4 equal bytes in a row, after which
+ * comes a count.  Updates X's PREV and SAME to that end.  */
+static size_t
+data_end (expander_t *x, size_t end)
+{
+  const unsigned char *in = x->in;
+  size_t k = x->pos, start = x->pos;
+
+  /* The first 3 bytes may continue a run from before.  */
+  while (k < end && k < start + 3 && x->same < 4)
+    {
+      x->same = in[k] == x->prev ? x->same + 1 : 1;
+      x->prev = in[k++];
+    }
+  if (x->same == 4 || k == end)
+    return k;
+  /* From here a run of 4 lies within the bytes looked at.  */
+  while (k < end
+         && !(in[k] == in[k - 1] && in[k] == in[k - 2] && in[k] == in[k - 3]))
+    k++;
+  if (k < end)
+    {
+      x->same = 4;
+      x->prev = in[k];
+      return k + 1;
+    }
+  x->prev = in[k - 1];
+  x->same = in[k - 2] != in[k - 1] ? 1 : in[k - 3] != in[k - 1] ? 2 : 3;
+  return k;
+}
+
+
 /* Fill OUT with up to SIZE bytes of X; 0 at the end.  */
 static size_t
 expand (expander_t *x, unsigned char *out, size_t size)
 {
   size_t n = 0, k;
-  int c;
 
   while (n < size)
     {
@@ -182,16 +214,16 @@ expand (expander_t *x, unsigned char *out, size_t size)
         }
       if (x->pos == x->len)
         break;
-      c = x->in[x->pos++];
       if (x->same == 4)
         {
-          x->repeat = c;
+          x->repeat = x->in[x->pos++];
           x->same = 0;
           continue;
         }
-      out[n++] = c;
-      x->same = c == x->prev ? x->same + 1 : 1;
-      x->prev = c;
+      k = data_end (x, x->len - x->pos < size - n ? x->len : x->pos + size - n);
+      memcpy (out + n, x->in + x->pos, k - x->pos);
+      n += k - x->pos;
+      x->pos = k;
     }
   return n;
 }
