@@ -376,7 +376,8 @@ make_piece (pbunzip2_t *pu, uint64_t nbits, int next_kind, int input_end)
                       32);
   bitbuf_truncate (&pu->spare, 0);
   if (!err)
-    err = bitbuf_append (&pu->spare, pu->raw.buf, nbits, pu->raw.nbits - nbits);
+    err = bitbuf_append (&pu->spare, pu->raw.buf, nbits,
+                         pu->raw.nbits - nbits);
   if (err)
     return fail_nomem ();
   swap = pu->raw;

@@ -220,7 +220,8 @@ expand (expander_t *x, unsigned char *out, size_t size)
           x->same = 0;
           continue;
         }
-      k = data_end (x, x->len - x->pos < size - n ? x->len : x->pos + size - n);
+      k = data_end (x, x->len - x->pos < size - n ? x->len
+                                                  : x->pos + size - n);
       memcpy (out + n, x->in + x->pos, k - x->pos);
       n += k - x->pos;
       x->pos = k;

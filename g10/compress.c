@@ -3,8 +3,9 @@
  * RFC 4880 5.6: algorithm 1 (ZIP) is raw deflate (RFC 1951),
  * algorithm 2 (ZLIB) is the zlib format (RFC 1950), algorithm 3 is
  * BZIP2, written on --threads threads (bzip2-parallel.c) and read on
- * them (bunzip2-parallel.c) or on one (compress-bzip2.c).  Like gpg, ZIP is written with an 8 KiB
- * window (windowBits 13) for the benefit of old readers; reading
+ * them (bunzip2-parallel.c) or on one (compress-bzip2.c).  Like gpg,
+ * ZIP is written with an 8 KiB window (windowBits 13) for the benefit
+ * of old readers; reading
  * accepts any window size.  Deflate is written through pdeflate.c, on
  * --threads threads, and read through inflate-engine.c (zlib or
  * ISA-L, --inflate-impl).  Checked against GnuPG in
