@@ -5,11 +5,10 @@
  * BZIP2, written on --threads threads (bzip2-parallel.c) and read on
  * them (bunzip2-parallel.c) or on one (compress-bzip2.c).  Like gpg,
  * ZIP is written with an 8 KiB window (windowBits 13) for the benefit
- * of old readers; reading
- * accepts any window size.  Deflate is written through pdeflate.c, on
- * --threads threads, and read through inflate-engine.c (zlib or
- * ISA-L, --inflate-impl).  Checked against GnuPG in
- * tests/sfenc-interop.bats and tests/sfenc-threads.bats.
+ * of old readers; reading accepts any window size.  Deflate is
+ * written through pdeflate.c, on --threads threads, and read through
+ * inflate-engine.c (zlib or ISA-L, --inflate-impl).  Checked against
+ * GnuPG in tests/sfenc-interop.bats and tests/sfenc-threads.bats.
  */
 #include <config.h>
 
