@@ -31,30 +31,10 @@
 #include "bzip2-parallel.h"
 #include "bunzip2-parallel.h"
 
-/* A growing buffer, the sink of the tests.  */
-struct out
-{
-  unsigned char *data;
-  size_t len;
-  size_t size;
-};
-
 static gpg_error_t
 out_sink (void *ctx, const unsigned char *buf, size_t len)
 {
-  struct out *o = ctx;
-
-  if (!len)
-    return 0;
-  if (o->len + len > o->size)
-    {
-      o->size = 2 * (o->len + len);
-      o->data = realloc (o->data, o->size);
-      if (!o->data)
-        abort ();
-    }
-  memcpy (o->data + o->len, buf, len);
-  o->len += len;
+  test_buf_put (ctx, buf, len);
   return 0;
 }
 
@@ -86,7 +66,7 @@ in_source (void *ctx, unsigned char *buf, size_t size, size_t *nread)
  * write or, with PIECES, in writes of random sizes.  */
 static gpg_error_t
 compress_input (const unsigned char *in, size_t len, int level,
-                int nthreads, int pieces, struct out *out)
+                int nthreads, int pieces, struct test_buf *out)
 {
   gpg_error_t err;
   pbzip2_t *pb;
@@ -110,7 +90,7 @@ compress_input (const unsigned char *in, size_t len, int level,
 /* Read the stream Z (ZLEN bytes) with NTHREADS threads into *OUT.  */
 static gpg_error_t
 decompress_parallel (const unsigned char *z, size_t zlen, int nthreads,
-                     struct out *out)
+                     struct test_buf *out)
 {
   struct in in = { z, zlen, 0 };
   unsigned char buf[70000];
@@ -177,7 +157,7 @@ static void
 check_input (const char *what, const unsigned char *in, size_t len,
              int level, int blocks)
 {
-  struct out first = { 0 }, other = { 0 }, back = { 0 };
+  struct test_buf first = { 0 }, other = { 0 }, back = { 0 };
   unsigned char *ref;
   unsigned int reflen;
   gpg_error_t err;
@@ -284,7 +264,7 @@ check_false_magic (const char *what, uint64_t magic)
 {
   size_t len = 350000;
   unsigned char *in = malloc (len);
-  struct out z = { 0 }, back = { 0 };
+  struct test_buf z = { 0 }, back = { 0 };
   gpg_error_t err;
   int nthreads;
 
@@ -311,7 +291,7 @@ static void
 check_refused (const char *what, const unsigned char *z, size_t zlen,
                gpg_err_code_t code)
 {
-  struct out back = { 0 };
+  struct test_buf back = { 0 };
   gpg_error_t err;
   char ignored[FAIL_MESSAGE_MAX];
 
@@ -327,7 +307,7 @@ check_damage (void)
 {
   size_t len = 450000, i;
   unsigned char *in = malloc (len), *bad;
-  struct out z = { 0 }, back = { 0 };
+  struct test_buf z = { 0 }, back = { 0 };
   gpg_error_t err;
   uint64_t pos, second = 0;
 
@@ -380,7 +360,7 @@ check_libbz2_streams (void)
   size_t len = 2500000;
   unsigned char *in = malloc (len), *z;
   unsigned int zlen = len + len / 50 + 1000;
-  struct out back = { 0 };
+  struct test_buf back = { 0 };
   gpg_error_t err;
 
   z = malloc (zlen);
@@ -402,7 +382,7 @@ check_libbz2_streams (void)
 static int
 compress_stdio (int level, int nthreads)
 {
-  struct out in = { 0 }, z = { 0 };
+  struct test_buf in = { 0 }, z = { 0 };
   unsigned char buf[65536];
   ssize_t n;
 

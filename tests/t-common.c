@@ -207,3 +207,20 @@ guarded_spec (const sf_cipher_spec_t *base, const char *impl,
   memcpy (mem + page - size, &copy, size);
   return (const sf_cipher_spec_t *) (mem + page - size);
 }
+
+
+void
+test_buf_put (struct test_buf *b, const void *data, size_t len)
+{
+  if (!len)
+    return;
+  if (b->len + len > b->size)
+    {
+      b->size = 2 * (b->len + len) + 64;
+      b->data = realloc (b->data, b->size);
+      if (!b->data)
+        abort ();
+    }
+  memcpy (b->data + b->len, data, len);
+  b->len += len;
+}

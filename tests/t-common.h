@@ -47,6 +47,17 @@ uint64_t prng_next (void);
 void prng_fill (void *buf, size_t len);
 size_t prng_below (size_t n);
 
+/* A growing buffer in memory, as the stages' sink in the tests.  */
+struct test_buf
+{
+  unsigned char *data;
+  size_t len;
+  size_t size;
+};
+
+/* Append LEN bytes at DATA to B, or exit when out of memory.  */
+void test_buf_put (struct test_buf *b, const void *data, size_t len);
+
 /* Decode HEXLEN hex characters at HEX into a fresh buffer of *R_LEN
  * bytes; NULL on bad input.  */
 unsigned char *hex_to_bytes (const char *hex, size_t hexlen, size_t *r_len);

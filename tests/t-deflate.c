@@ -36,9 +36,7 @@
 /* A growing buffer, the sink of the tests.  */
 struct out
 {
-  unsigned char *data;
-  size_t len;
-  size_t size;
+  struct test_buf buf;
   size_t fail_after;    /* Fail the call that would pass this many.  */
 };
 
@@ -47,17 +45,9 @@ out_sink (void *ctx, const unsigned char *buf, size_t len)
 {
   struct out *o = ctx;
 
-  if (o->fail_after && o->len + len > o->fail_after)
+  if (o->fail_after && o->buf.len + len > o->fail_after)
     return gpg_error (GPG_ERR_ENOSPC);
-  if (o->len + len > o->size)
-    {
-      o->size = 2 * (o->len + len);
-      o->data = realloc (o->data, o->size);
-      if (!o->data)
-        abort ();
-    }
-  memcpy (o->data + o->len, buf, len);
-  o->len += len;
+  test_buf_put (&o->buf, buf, len);
   return 0;
 }
 
@@ -98,8 +88,8 @@ inflates_to (const struct out *stream, int algo, const unsigned char *want,
   memset (&zs, 0, sizeof zs);
   if (!got || inflateInit2 (&zs, algo == COMPRESS_ZIP ? -13 : 15) != Z_OK)
     abort ();
-  zs.next_in = stream->data;
-  zs.avail_in = stream->len;
+  zs.next_in = stream->buf.data;
+  zs.avail_in = stream->buf.len;
   zs.next_out = got;
   zs.avail_out = len + 1;
   zrc = inflate (&zs, Z_FINISH);
@@ -186,12 +176,12 @@ check_one (const unsigned char *in, size_t len, const char *what, int algo,
       err = deflate_input (in, len, algo, level, threads[i], 1, &other);
       check (!err, "%s: %d threads: %s", what, threads[i],
              gpg_strerror (err));
-      check (other.len == ref.len && !memcmp (other.data, ref.data, ref.len),
+      check (other.buf.len == ref.buf.len && !memcmp (other.buf.data, ref.buf.data, ref.buf.len),
              "%s: %d threads in pieces differ from 1 thread (%zu, %zu bytes)",
-             what, threads[i], other.len, ref.len);
-      free (other.data);
+             what, threads[i], other.buf.len, ref.buf.len);
+      free (other.buf.data);
     }
-  free (ref.data);
+  free (ref.buf.data);
 }
 
 static void
@@ -292,8 +282,8 @@ walk_blocks (const struct out *stream, int algo, size_t len, struct blocks *bl)
   if (!got || !bl->stored || !bl->compressed
       || inflateInit2 (&zs, algo == COMPRESS_ZIP ? -13 : 15) != Z_OK)
     abort ();
-  zs.next_in = stream->data;
-  zs.avail_in = stream->len;
+  zs.next_in = stream->buf.data;
+  zs.avail_in = stream->buf.len;
   zs.next_out = got;
   zs.avail_out = len + 1;
   /* zlib stops before every block header but the first of a raw
@@ -375,16 +365,16 @@ check_stored_kind (enum kind kind, size_t len, int algo, int level)
     }
   /* Stored blocks cost 5 bytes per 64 KiB.  */
   if (kind == RANDOM)
-    check (stream.len <= len + len / 8192 + 64,
+    check (stream.buf.len <= len + len / 8192 + 64,
            "%s: %zu bytes of random input became %zu", what, len,
-           stream.len);
+           stream.buf.len);
   if (kind == TEXT)
-    check (stream.len < len / 2 && !nstored,
+    check (stream.buf.len < len / 2 && !nstored,
            "%s: text not deflated: %zu bytes, %zu stored", what,
-           stream.len, nstored);
+           stream.buf.len, nstored);
   free (bl.stored);
   free (bl.compressed);
-  free (stream.data);
+  free (stream.buf.data);
   free (in);
 }
 
@@ -435,9 +425,9 @@ check_sink_error (int nthreads)
   check (gpg_err_code (err) == GPG_ERR_ENOSPC,
          "sink error, %d threads: finish returns it (%s)", nthreads,
          gpg_strerror (err));
-  check (out.len <= out.fail_after, "sink error: nothing written after it");
+  check (out.buf.len <= out.fail_after, "sink error: nothing written after it");
   pdeflate_release (pd);
-  free (out.data);
+  free (out.buf.data);
   free (in);
 }
 

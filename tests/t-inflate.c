@@ -42,29 +42,6 @@ static const char *corpus_dir;
 static unsigned int corpus_count;
 
 /* A growing buffer.  */
-struct buf
-{
-  unsigned char *data;
-  size_t len;
-  size_t size;
-};
-
-static void
-buf_put (struct buf *b, const void *data, size_t len)
-{
-  if (!len)
-    return;
-  if (b->len + len > b->size)
-    {
-      b->size = 2 * (b->len + len) + 64;
-      b->data = realloc (b->data, b->size);
-      if (!b->data)
-        abort ();
-    }
-  memcpy (b->data + b->len, data, len);
-  b->len += len;
-}
-
 /* Whether the ALEN bytes at A are the BLEN bytes at B (either may be
  * NULL when empty).  */
 static int
@@ -76,7 +53,7 @@ same_bytes (const void *a, size_t alen, const void *b, size_t blen)
 static gpg_error_t
 buf_sink (void *ctx, const unsigned char *data, size_t len)
 {
-  buf_put (ctx, data, len);
+  test_buf_put (ctx, data, len);
   return 0;
 }
 
@@ -112,7 +89,7 @@ mem_source_read (void *ctx, unsigned char *out, size_t size, size_t *nread)
 struct outcome
 {
   gpg_error_t err;
-  struct buf out;
+  struct test_buf out;
 };
 
 static void
@@ -132,7 +109,7 @@ run (enum inflate_impl impl, enum inflate_framing framing,
     {
       r->err = inflate_engine_read (e, chunk, readsize, &n);
       if (!r->err)
-        buf_put (&r->out, chunk, n);
+        test_buf_put (&r->out, chunk, n);
     }
   while (!r->err && n);
   if (r->err)
@@ -227,7 +204,7 @@ agree_valid (const char *what, enum inflate_framing framing,
              const unsigned char *want, size_t wantlen)
 {
   static const unsigned char junk[] = "\x03\x00 data after the end";
-  struct buf longer = { 0 };
+  struct test_buf longer = { 0 };
   size_t cuts[5], i;
   char label[256];
 
@@ -243,8 +220,8 @@ agree_valid (const char *what, enum inflate_framing framing,
         snprintf (label, sizeof label, "%s cut to %zu bytes", what, cuts[i]);
         agree (label, framing, data, cuts[i], NULL, 0);
       }
-  buf_put (&longer, data, len);
-  buf_put (&longer, junk, sizeof junk);
+  test_buf_put (&longer, data, len);
+  test_buf_put (&longer, junk, sizeof junk);
   snprintf (label, sizeof label, "%s with data after its end", what);
   agree (label, framing, longer.data, longer.len, want, wantlen);
   free (longer.data);
@@ -253,11 +230,11 @@ agree_valid (const char *what, enum inflate_framing framing,
 /* DATA compressed by zlib's deflate at LEVEL with a window of 2^BITS
  * bytes, raw or in the zlib format, with the preset dictionary DICT
  * when not NULL.  */
-static struct buf
+static struct test_buf
 zlib_deflate (const unsigned char *data, size_t len, int level, int bits,
               enum inflate_framing framing, const char *dict)
 {
-  struct buf b = { 0 };
+  struct test_buf b = { 0 };
   z_stream zs;
 
   memset (&zs, 0, sizeof zs);
@@ -305,7 +282,7 @@ test_zlib_streams (const unsigned char *text, const unsigned char *rnd)
   static const enum inflate_framing framings[] = { INFLATE_RAW,
                                                    INFLATE_ZLIB };
   char what[128];
-  struct buf b;
+  struct test_buf b;
   int level, bits, f;
 
   for (f = 0; f < 2; f++)
@@ -347,7 +324,7 @@ test_pdeflate_streams (const unsigned char *text, const unsigned char *rnd,
 {
   static const int levels[] = { 1, 3, 6, 9, 2, 6 };
   char what[128];
-  struct buf b;
+  struct test_buf b;
   pdeflate_t *pd;
   size_t i;
   int algo;
@@ -375,7 +352,7 @@ static void
 test_zlib_format (const unsigned char *text)
 {
   static const char dict[] = "inflate the window of ISA-L zlib distance";
-  struct buf b;
+  struct test_buf b;
   unsigned char hdr[2];
 
   b = zlib_deflate (text, 5000, 6, 15, INFLATE_ZLIB, dict);
@@ -421,7 +398,7 @@ test_zlib_format (const unsigned char *text)
  * significant bit; Huffman codes from their most significant).  */
 struct bits
 {
-  struct buf b;
+  struct test_buf b;
   unsigned int acc;
   int n;
 };
@@ -438,7 +415,7 @@ put_bits (struct bits *w, unsigned int value, int count)
         {
           unsigned char c = w->acc;
 
-          buf_put (&w->b, &c, 1);
+          test_buf_put (&w->b, &c, 1);
           w->acc = 0;
           w->n = 0;
         }
@@ -597,14 +574,14 @@ agree_crafted (const char *what, struct bits *w, const char *want)
   unsigned long a = adler ((const unsigned char *)(want ? want : ""),
                            wantlen);
   unsigned char trailer[4] = { a >> 24, a >> 16, a >> 8, a };
-  struct buf z = { 0 };
+  struct test_buf z = { 0 };
 
   put_align (w);
   agree (what, INFLATE_RAW, w->b.data, w->b.len,
          (const unsigned char *)want, wantlen);
-  buf_put (&z, "\x78\x9c", 2);
-  buf_put (&z, w->b.data, w->b.len);
-  buf_put (&z, trailer, 4);
+  test_buf_put (&z, "\x78\x9c", 2);
+  test_buf_put (&z, w->b.data, w->b.len);
+  test_buf_put (&z, trailer, 4);
   agree (what, INFLATE_ZLIB, z.data, z.len, (const unsigned char *)want,
          wantlen);
   free (z.data);
@@ -646,22 +623,22 @@ test_fixed_and_stored (void)
   /* Stored blocks: LEN 3, NLEN its complement; then a bad NLEN.  */
   put_bits (&w, 1, 3);
   put_align (&w);
-  buf_put (&w.b, "\x03\x00\xfc\xff" "abc", 7);
+  test_buf_put (&w.b, "\x03\x00\xfc\xff" "abc", 7);
   agree_crafted ("a stored block", &w, "abc");
   put_bits (&w, 0, 3);
   put_align (&w);
-  buf_put (&w.b, "\x00\x00\xff\xff", 4);
+  test_buf_put (&w.b, "\x00\x00\xff\xff", 4);
   put_bits (&w, 1, 3);
   put_align (&w);
-  buf_put (&w.b, "\x03\x00\xfc\xff" "abc", 7);
+  test_buf_put (&w.b, "\x03\x00\xfc\xff" "abc", 7);
   agree_crafted ("an empty stored block, then one of 3", &w, "abc");
   put_bits (&w, 1, 3);
   put_align (&w);
-  buf_put (&w.b, "\x03\x00\xfc\xfe" "abc", 7);
+  test_buf_put (&w.b, "\x03\x00\xfc\xfe" "abc", 7);
   agree_crafted ("a stored block with a bad NLEN", &w, NULL);
   put_bits (&w, 1, 3);
   put_align (&w);
-  buf_put (&w.b, "\x03\x00\x03\x00" "abc", 7);
+  test_buf_put (&w.b, "\x03\x00\x03\x00" "abc", 7);
   agree_crafted ("a stored block with NLEN = LEN", &w, NULL);
   put_bits (&w, 7, 3);
   agree_crafted ("block type 3", &w, NULL);
