@@ -255,14 +255,18 @@ block_header (const unsigned char *p, size_t avail, unsigned int held,
 }
 
 /* Count the block of TYPE (stored with LEN bytes) that starts at
- * OFFSET of the input into BL.  */
+ * OFFSET of the input into BL, now that the next block starts at
+ * NEXT.  A Huffman block that wrote nothing (a flush marker; ISA-L
+ * on aarch64 ends a block with one) holds no input and is not
+ * counted.  */
 static void
-count_block (struct blocks *bl, size_t offset, int type, size_t len)
+count_block (struct blocks *bl, size_t offset, int type, size_t len,
+             size_t next)
 {
-  if (type)
-    bl->compressed[offset / B]++;
-  else
+  if (!type)
     bl->stored[offset / B] += len;
+  else if (next > offset)
+    bl->compressed[offset / B]++;
 }
 
 /* Walk STREAM, which holds LEN bytes of input, block by block with
@@ -272,8 +276,8 @@ walk_blocks (const struct out *stream, int algo, size_t len, struct blocks *bl)
 {
   unsigned char *got = malloc (len + 1);
   z_stream zs;
-  size_t stored_len;
-  int zrc = Z_OK, type, ok = 0;
+  size_t stored_len = 0, start = 0;
+  int zrc = Z_OK, type = -1, ok = 0;
 
   bl->count = len / B + 1;
   bl->stored = calloc (bl->count, sizeof *bl->stored);
@@ -288,30 +292,35 @@ walk_blocks (const struct out *stream, int algo, size_t len, struct blocks *bl)
   zs.avail_out = len + 1;
   /* zlib stops before every block header but the first of a raw
    * stream.  */
-  if (algo == COMPRESS_ZIP)
-    {
-      if (!block_header (zs.next_in, zs.avail_in, 0, &type, &stored_len))
-        goto leave;
-      count_block (bl, 0, type, stored_len);
-    }
+  if (algo == COMPRESS_ZIP
+      && !block_header (zs.next_in, zs.avail_in, 0, &type, &stored_len))
+    goto leave;
   for (;;)
     {
       /* Z_BLOCK stops at each block boundary (data_type 128), also
        * after the last block (64), before the Adler-32.  */
       zrc = inflate (&zs, Z_BLOCK);
+      if (zrc != Z_OK && zrc != Z_STREAM_END)
+        break;
+      if (zrc == Z_STREAM_END || (zs.data_type & 128))
+        {
+          if (type >= 0)
+            count_block (bl, start, type, stored_len, zs.total_out);
+          type = -1;
+        }
       if (zrc == Z_STREAM_END)
         {
           ok = zs.total_out == len;
           break;
         }
-      if (zrc != Z_OK || !(zs.data_type & 128) || (zs.data_type & 63) > 7)
+      if (!(zs.data_type & 128) || (zs.data_type & 63) > 7)
         break;
       if (zs.data_type & 64)
         continue;
       if (!block_header (zs.next_in, zs.avail_in, zs.data_type & 63, &type,
                          &stored_len))
         break;
-      count_block (bl, zs.total_out, type, stored_len);
+      start = zs.total_out;
     }
  leave:
   if (!ok)
