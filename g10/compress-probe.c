@@ -17,6 +17,17 @@
  * tar of larger compressed files.  The sample costs about 8
  * microseconds per 128 KiB block; a trial deflate of it with igzip's
  * fastest level cost 47 and chose about as well (doc/benchmarks.md).
+ *
+ * A tar of small compressed files fails that test by its zeros alone
+ * (the 512-byte headers, the padding of each file): one byte value so
+ * common brings the entropy of the whole below 7 bits, mostly below 4.  So the
+ * same test is made again without the zeros' count; when the other
+ * bytes pass it, they are compressed data and the zeros are all that
+ * deflate can take out, which its fastest level does as well as level
+ * 6: on the 362 such blocks of a tar of /usr/share's man pages and
+ * changelogs, level 1 of igzip (with gpg's 8 KiB window) left 70.4%
+ * of them, zlib's level 6 70.3%, at 401 against 3009 microseconds a
+ * block.  Of sfbench's 256 MiB corpus, 4 blocks of 2049 pass it.
  */
 #include <config.h>
 
@@ -50,15 +61,15 @@ count_bytes (uint32_t counts[4][256], const unsigned char *p, size_t len)
 }
 
 
-int
-compress_probe_incompressible (const unsigned char *block, size_t len)
+enum compress_probe_verdict
+compress_probe (const unsigned char *block, size_t len)
 {
   uint32_t counts[4][256] = { { 0 } };
-  uint64_t sampled, squares, c;
+  uint64_t sampled, squares, c, zeros;
   size_t k, i;
 
   if (len < PROBE_PIECE_LEN)
-    return 0;
+    return PROBE_DEFLATE;
   if (len <= PROBE_PIECES * PROBE_PIECE_LEN)
     {
       count_bytes (counts, block, len);
@@ -77,5 +88,13 @@ compress_probe_incompressible (const unsigned char *block, size_t len)
       c = (uint64_t)counts[0][i] + counts[1][i] + counts[2][i] + counts[3][i];
       squares += c * c;
     }
-  return squares << PROBE_MIN_BITS <= sampled * sampled;
+  if (squares << PROBE_MIN_BITS <= sampled * sampled)
+    return PROBE_STORE;
+  /* The same test on the bytes other than zero.  */
+  zeros = (uint64_t)counts[0][0] + counts[1][0] + counts[2][0] + counts[3][0];
+  squares -= zeros * zeros;
+  sampled -= zeros;
+  if (sampled && squares << PROBE_MIN_BITS <= sampled * sampled)
+    return PROBE_DEFLATE_FAST;
+  return PROBE_DEFLATE;
 }

@@ -3,8 +3,10 @@
  * Data that is already compressed or encrypted costs deflate its full
  * time (about 40 MB/s per core at level 6) and saves nothing, so
  * pdeflate.c writes each block that looks like it as stored blocks
- * instead.  The probe looks at the block's own bytes only, so the
- * decision, and with it the stream, is the same for every thread
+ * instead; a block of such data among zeros (tar headers and
+ * padding), whose zeros are all that compresses, it deflates at the
+ * fastest level.  The probe looks at the block's own bytes only, so
+ * the decision, and with it the stream, is the same for every thread
  * count.  It never calls fail (): it runs on worker threads.
  */
 #ifndef SFENC_COMPRESS_PROBE_H
@@ -12,10 +14,21 @@
 
 #include <stddef.h>
 
-/* Whether the LEN bytes at BLOCK look incompressible: nonzero when
- * deflate would not be expected to save more than a few percent of
- * them.  A block shorter than a sample piece (1 KiB) is never
- * incompressible: deflating it costs little.  */
-int compress_probe_incompressible (const unsigned char *block, size_t len);
+/* What a block is worth.  */
+enum compress_probe_verdict
+  {
+    PROBE_DEFLATE,              /* Compressible: the level asked for.  */
+    PROBE_DEFLATE_FAST,         /* Random bytes among zeros.  */
+    PROBE_STORE                 /* Incompressible.  */
+  };
+
+/* What the LEN bytes at BLOCK are worth: PROBE_STORE when deflate
+ * would not be expected to save more than a few percent of them;
+ * PROBE_DEFLATE_FAST when their bytes other than zero look random,
+ * as in a tar of compressed files, where the fastest level finds the
+ * runs of zeros and all else there is to find.  A block shorter than
+ * a sample piece (1 KiB) is always deflated: that costs little.  */
+enum compress_probe_verdict compress_probe (const unsigned char *block,
+                                            size_t len);
 
 #endif /*SFENC_COMPRESS_PROBE_H*/

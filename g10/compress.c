@@ -175,15 +175,19 @@ compress_writer_sink (void *ctx, const unsigned char *buf, size_t len)
 }
 
 
-/* With -v: how many blocks did not compress.  */
+/* With -v: how many blocks did not compress, and how many did only
+ * for their zeros.  */
 static void
 log_stored_blocks (const pdeflate_t *pd)
 {
-  uint64_t blocks, stored;
+  uint64_t blocks, stored, fast;
 
-  pdeflate_counts (pd, &blocks, &stored);
+  pdeflate_counts (pd, &blocks, &stored, &fast);
   log_info ("%llu of %llu blocks stored, incompressible",
             (unsigned long long)stored, (unsigned long long)blocks);
+  log_info ("%llu of %llu blocks deflated at the fastest level,"
+            " incompressible but for zeros",
+            (unsigned long long)fast, (unsigned long long)blocks);
 }
 
 

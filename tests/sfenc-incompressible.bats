@@ -4,9 +4,11 @@
 # 128 KiB block boundaries, each encrypted at 1, 2 and 3 threads, are
 # read back byte for byte by gpg, rnp and sfenc; the compressed packet
 # is the same at every thread count; -v counts the blocks stored:
-# all of random bytes, none of text, some of the mixed data.  Which
-# block is stored, looked at in the deflate stream itself, is
-# tests/t-deflate.c's part.
+# all of random bytes, none of text, some of the mixed data.  A tar of
+# many small .gz files, where tar's zeros are all that compresses, is
+# deflated at the fastest level, zeros gone.  Which block is stored,
+# looked at in the deflate stream itself, and that the fast blocks are
+# level 1's, is tests/t-deflate.c's part.
 
 setup () {
   SFENC=${SFENC:-$BATS_TEST_DIRNAME/../g10/sfenc}
@@ -29,6 +31,15 @@ setup () {
   done
   gzip -n < "$T/text" > "$T/gz/text.gz"
   tar -C "$T" -cf "$T/gz.tar" gz
+  # 600 man-page-sized .gz files, 300 to 3300 bytes of random data each.
+  python3 - "$T/small" <<'PY'
+import gzip, os, random, sys
+os.mkdir(sys.argv[1])
+for i in range(600):
+    with open(os.path.join(sys.argv[1], "f%d.gz" % i), "wb") as f:
+        f.write(gzip.compress(os.urandom(random.randrange(300, 3300)), mtime=0))
+PY
+  tar -C "$T" -cf "$T/small.tar" small
 }
 
 teardown () {
@@ -40,15 +51,17 @@ need_gpg () {
     { echo "gpg (GnuPG) is not installed: this test needs it as the reader" >&2; return 1; }
 }
 
-# The counts -v gives for encrypting $1 at $2 threads: "STORED BLOCKS".
+# The counts -v gives for encrypting $1 at $2 threads:
+# "STORED BLOCKS FAST", FAST the blocks deflated at the fastest level.
 stored_counts () {
   "${SF[@]}" -v -c --threads "$2" -o "$T/msg" --yes "$T/$1" 2> "$T/err"
-  sed -n 's/^sfenc: \([0-9]*\) of \([0-9]*\) blocks stored, incompressible$/\1 \2/p' "$T/err"
+  echo $(sed -n 's/^sfenc: \([0-9]*\) of \([0-9]*\) blocks stored, incompressible$/\1 \2/p' "$T/err") \
+    $(sed -n 's/^sfenc: \([0-9]*\) of [0-9]* blocks deflated at the fastest level, incompressible but for zeros$/\1/p' "$T/err")
 }
 
-@test "sfenc-incompressible: gpg and sfenc read random, .gz tar and mixed input at 1, 2 and 3 threads" {
+@test "sfenc-incompressible: gpg and sfenc read random, .gz tars and mixed input at 1, 2 and 3 threads" {
   need_gpg
-  for input in random gz.tar mixed; do
+  for input in random gz.tar mixed small.tar; do
     for threads in 1 2 3; do
       "${SF[@]}" -c --threads $threads -o "$T/msg" --yes "$T/$input"
       "${GPG[@]}" -d < "$T/msg" > "$T/out" ||
@@ -60,11 +73,11 @@ stored_counts () {
   done
 }
 
-@test "sfenc-incompressible: rnp reads random, .gz tar and mixed input at 1, 2 and 3 threads" {
+@test "sfenc-incompressible: rnp reads random, .gz tars and mixed input at 1, 2 and 3 threads" {
   command -v rnp > /dev/null ||
     skip "NOT TESTED: rnp is not installed (Debian package 'rnp')"
   mkdir -p "$T/rnp"
-  for input in random gz.tar mixed; do
+  for input in random gz.tar mixed small.tar; do
     for threads in 1 2 3; do
       "${SF[@]}" -c --threads $threads -o "$T/msg" --yes "$T/$input"
       rnp --homedir "$T/rnp" --notty -d --password secret --output "$T/out" \
@@ -77,7 +90,7 @@ stored_counts () {
 
 @test "sfenc-incompressible: the compressed packet is the same at 1, 2 and 3 threads" {
   need_gpg
-  for input in random gz.tar mixed; do
+  for input in random gz.tar mixed small.tar; do
     # The literal packet inside holds the time of encryption: encrypt
     # again until all three fall in the same second.
     for attempt in 1 2 3 4 5; do
@@ -105,25 +118,43 @@ stored_counts () {
 @test "sfenc-incompressible: random bytes are stored, text is deflated, mixed input is both" {
   need_gpg
   for threads in 1 3; do
-    read stored blocks < <(stored_counts random $threads)
+    read stored blocks fast < <(stored_counts random $threads)
     echo "random, $threads threads: $stored of $blocks stored"
     [ "$blocks" -ge 6 ] && [ "$stored" -eq "$blocks" ]
     # Stored blocks cost 5 bytes per 64 KiB, and the packet's header.
     "${GPG[@]}" -d --unwrap < "$T/msg" > "$T/packet"
     [ "$(stat -c %s "$T/packet")" -lt $((700000 + 200)) ]
 
-    read stored blocks < <(stored_counts text $threads)
-    echo "text, $threads threads: $stored of $blocks stored"
-    [ "$blocks" -ge 9 ] && [ "$stored" -eq 0 ]
+    read stored blocks fast < <(stored_counts text $threads)
+    echo "text, $threads threads: $stored of $blocks stored, $fast fast"
+    [ "$blocks" -ge 9 ] && [ "$stored" -eq 0 ] && [ "$fast" -eq 0 ]
     "${GPG[@]}" -d --unwrap < "$T/msg" > "$T/packet"
     [ "$(stat -c %s "$T/packet")" -lt $(($(stat -c %s "$T/text") / 3)) ]
 
-    read stored blocks < <(stored_counts mixed $threads)
+    read stored blocks fast < <(stored_counts mixed $threads)
     echo "mixed, $threads threads: $stored of $blocks stored"
     [ "$stored" -ge 4 ] && [ "$stored" -lt "$blocks" ]
 
-    read stored blocks < <(stored_counts gz.tar $threads)
+    read stored blocks fast < <(stored_counts gz.tar $threads)
     echo "gz.tar, $threads threads: $stored of $blocks stored"
     [ "$stored" -ge 4 ]
+  done
+}
+
+@test "sfenc-incompressible: a tar of small .gz files is deflated at the fastest level, its zeros gone" {
+  need_gpg
+  local size
+  size=$(stat -c %s "$T/small.tar")
+  for threads in 1 3; do
+    read stored blocks fast < <(stored_counts small.tar $threads)
+    echo "small.tar, $threads threads: $stored of $blocks stored, $fast fast"
+    # All its full blocks but perhaps one or two are fast; the last,
+    # shorter than a sample, is deflated at the level asked for.
+    [ "$blocks" -ge 9 ] && [ "$fast" -ge $((blocks - 3)) ]
+    "${GPG[@]}" -d --unwrap < "$T/msg" > "$T/packet"
+    # 600 headers of 512 bytes and the padding to 512: about 450 kB
+    # of zeros and names, of which deflate keeps a few bytes each.
+    echo "packet $(stat -c %s "$T/packet") bytes, tar $size"
+    [ "$(stat -c %s "$T/packet")" -lt $((size - 300000)) ]
   done
 }

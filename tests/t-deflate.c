@@ -18,6 +18,9 @@
  * input that alternates text and random bytes, cut across the block
  * boundaries, the blocks all random are stored and the blocks mostly
  * text are deflated, again the same stream for every thread count.
+ * Random bytes among runs of zeros, like a tar of compressed files,
+ * are deflated at the fastest level: at every level the stream is
+ * the one level 1 writes, and the zeros are gone from it.
  * Also: an error of the sink stops the stream, is returned by every
  * later call, and the threads are gone after pdeflate_release (which
  * ThreadSanitizer and LeakSanitizer would see otherwise).
@@ -38,6 +41,7 @@ struct out
 {
   struct test_buf buf;
   size_t fail_after;    /* Fail the call that would pass this many.  */
+  uint64_t blocks, stored, fast;        /* pdeflate_counts at the end.  */
 };
 
 static gpg_error_t
@@ -71,6 +75,8 @@ deflate_input (const unsigned char *in, size_t len, int algo, int level,
     }
   if (!err)
     err = pdeflate_finish (pd);
+  if (!err)
+    pdeflate_counts (pd, &out->blocks, &out->stored, &out->fast);
   pdeflate_release (pd);
   return err;
 }
@@ -103,9 +109,9 @@ inflates_to (const struct out *stream, int algo, const unsigned char *want,
   return ok;
 }
 
-enum kind { RANDOM, ZEROS, TEXT, MIXED };
+enum kind { RANDOM, ZEROS, TEXT, MIXED, SPARSE };
 static const char *const kind_names[] = { "random", "zeros", "text",
-                                          "mixed" };
+                                          "mixed", "random among zeros" };
 
 /* MIXED input: text, then random bytes, over and over, in runs that
  * do not line up with the blocks.  */
@@ -119,6 +125,26 @@ mixed_is_text (size_t offset)
 }
 
 static void fill (unsigned char *buf, size_t len, enum kind kind);
+
+/* SPARSE input: like a tar of small compressed files, 512 to 2559
+ * random bytes, then 300 to 811 zeros, over and over: about a
+ * quarter of it zeros, enough in every sample of the probe.  */
+static void
+fill_sparse (unsigned char *buf, size_t len)
+{
+  size_t i, n;
+
+  for (i = 0; i < len; i += n)
+    {
+      n = 512 + prng_below (2048);
+      n = n < len - i ? n : len - i;
+      prng_fill (buf + i, n);
+      i += n;
+      n = 300 + prng_below (512);
+      n = n < len - i ? n : len - i;
+      memset (buf + i, 0, n);
+    }
+}
 
 static void
 fill_mixed (unsigned char *buf, size_t len)
@@ -144,6 +170,8 @@ fill (unsigned char *buf, size_t len, enum kind kind)
 
   if (kind == MIXED)
     fill_mixed (buf, len);
+  else if (kind == SPARSE)
+    fill_sparse (buf, len);
   else if (kind == RANDOM)
     prng_fill (buf, len);
   else if (kind == ZEROS)
@@ -331,6 +359,36 @@ walk_blocks (const struct out *stream, int algo, size_t len, struct blocks *bl)
   return ok;
 }
 
+/* STREAM is the SPARSE input IN (LEN bytes, whole blocks) compressed
+ * with ALGO: every block went to the fast engine (all but the empty
+ * one that ends the stream), so the stream is level 1's (but for the
+ * level in a zlib header), and the zeros are gone from it.  */
+static void
+check_sparse (const unsigned char *in, size_t len, int algo,
+              const struct out *stream, const char *what)
+{
+  struct out fast = { 0 };
+  size_t zeros = 0, i, skip = algo == COMPRESS_ZLIB ? 2 : 0;
+  gpg_error_t err;
+
+  check (stream->fast == len / B && !stream->stored,
+         "%s: %llu of %llu blocks deflated at the fastest level, %llu stored",
+         what, (unsigned long long)stream->fast,
+         (unsigned long long)stream->blocks,
+         (unsigned long long)stream->stored);
+  err = deflate_input (in, len, algo, 1, 1, 0, &fast);
+  check (!err && fast.buf.len == stream->buf.len
+         && !memcmp (fast.buf.data + skip, stream->buf.data + skip,
+                     fast.buf.len - skip),
+         "%s: not the stream of level 1", what);
+  for (i = 0; i < len; i++)
+    zeros += !in[i];
+  check (stream->buf.len < len - zeros / 2,
+         "%s: %zu bytes, %zu of them zeros, became %zu", what, len, zeros,
+         stream->buf.len);
+  free (fast.buf.data);
+}
+
 /* Compress KIND input of LEN bytes at LEVEL and check which blocks
  * were stored; for MIXED input, also that every thread count writes
  * the same stream.  */
@@ -381,6 +439,11 @@ check_stored_kind (enum kind kind, size_t len, int algo, int level)
     check (stream.buf.len < len / 2 && !nstored,
            "%s: text not deflated: %zu bytes, %zu stored", what,
            stream.buf.len, nstored);
+  if (kind == SPARSE)
+    check_sparse (in, len, algo, &stream, what);
+  else
+    check (!stream.fast, "%s: %llu blocks deflated at the fastest level",
+           what, (unsigned long long)stream.fast);
   free (bl.stored);
   free (bl.compressed);
   free (stream.buf.data);
@@ -401,6 +464,7 @@ check_stored (void)
         check_stored_kind (TEXT, LARGE, algo, levels[l]);
         check_stored_kind (ZEROS, LARGE, algo, levels[l]);
         check_stored_kind (MIXED, LARGE, algo, levels[l]);
+        check_stored_kind (SPARSE, 24 * B, algo, levels[l]);
       }
 }
 
