@@ -123,6 +123,12 @@ assert_same_at_every_thread_count () {
 }
 
 @test "sfenc-restore: an output error ends the run while the input pipe stays open" {
+  if [ "${SFENC_SANITIZER:-}" = address ]; then
+    # The reading thread is cancelled in read(2); ASan leaves the
+    # poison of the unwound frames behind and then reports its own
+    # sigaltstack call at the thread's exit (google/sanitizers#1399).
+    skip "NOT TESTED under AddressSanitizer: it reports a cancelled thread's exit (a known false positive)"
+  fi
   local writer start elapsed threads size
   head -c 3000000 /dev/urandom > "$T/big"
   "${SF[@]}" -c -z 1 -o "$T/msg" "$T/big"
