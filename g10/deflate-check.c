@@ -53,6 +53,7 @@ enum check_state
 struct deflate_check
 {
   enum check_state state;
+  int failed;                   /* Stopped before the end of the stream.  */
   int final;                    /* The current block is the last.  */
   uint32_t stored_left;
   uint64_t out_total;           /* What the stream has produced so far.  */
@@ -577,9 +578,21 @@ deflate_check_feed (deflate_check_t *dc, const unsigned char *data,
   if (why)
     {
       dc->state = CHECK_STOPPED;
+      dc->failed = 1;
       /* Running out of input is the inflater's to report.  */
       return *why ? why : NULL;
     }
   unread_bytes (dc);
   return NULL;
+}
+
+
+int
+deflate_check_ended (const deflate_check_t *dc, size_t *r_after)
+{
+  if (dc->state != CHECK_STOPPED || dc->failed)
+    return 0;
+  /* unread_bytes left in BITS only the bits of the last byte.  */
+  *r_after = dc->len - dc->pos;
+  return 1;
 }

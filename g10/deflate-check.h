@@ -33,6 +33,11 @@ const char *deflate_check_feed (deflate_check_t *dc,
                                 const unsigned char *data, size_t len,
                                 int eof);
 
+/* Whether the stream has ended (its last block, checked whole); then
+ * store at *R_AFTER how many of the bytes fed follow the byte where
+ * it ended.  */
+int deflate_check_ended (const deflate_check_t *dc, size_t *r_after);
+
 void deflate_check_release (deflate_check_t *dc);
 
 #endif /*SFENC_DEFLATE_CHECK_H*/

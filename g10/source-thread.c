@@ -221,6 +221,13 @@ join (source_thread_t *st)
 }
 
 
+static void
+unlock (void *lock)
+{
+  pthread_mutex_unlock (lock);
+}
+
+
 gpg_error_t
 source_thread_read (void *ctx, unsigned char *buf, size_t size,
                     size_t *nread)
@@ -231,8 +238,12 @@ source_thread_read (void *ctx, unsigned char *buf, size_t size,
 
   *nread = 0;
   pthread_mutex_lock (&st->lock);
+  /* The reader may be the producer of another ring, cancelled in this
+   * wait: the lock must not stay held.  */
+  pthread_cleanup_push (unlock, &st->lock);
   while (st->head == st->tail && !st->ended)
     pthread_cond_wait (&st->filled, &st->lock);
+  pthread_cleanup_pop (0);
   if (st->head == st->tail)
     {
       pthread_mutex_unlock (&st->lock);
