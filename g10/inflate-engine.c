@@ -20,8 +20,11 @@
 #endif
 
 #include "packet.h"
+#include "checked-source.h"
 #include "deflate-check.h"
+#include "error.h"
 #include "inflate-engine.h"
+#include "source-thread.h"
 
 /* zlib's largest window, which it allocates when asked for any.  */
 #define ZLIB_WINDOW_BITS 15
@@ -40,6 +43,8 @@ struct inflate_engine
 #ifdef HAVE_ISAL
   struct inflate_state *isal;
   deflate_check_t *check;       /* What zlib would refuse.  */
+  checked_source_t *checked;    /* Or the check, on the thread AHEAD.  */
+  source_thread_t *ahead;
   unsigned char zlib_header[2]; /* As read so far, for ISA-L.  */
   int zlib_header_len;
 #endif
@@ -227,7 +232,8 @@ isal_reason (int rc)
 
 
 /* The next piece of input, after the zlib header, through the check
- * and then to isal_inflate.  */
+ * and then to isal_inflate; with the check ahead, it has passed it
+ * already.  */
 static gpg_error_t
 isal_next_input (inflate_engine_t *e)
 {
@@ -237,6 +243,8 @@ isal_next_input (inflate_engine_t *e)
   const char *why;
 
   err = refill (e, &avail, &st->next_in);
+  if (err && e->ahead && checked_source_reason (e->checked))
+    return refuse (e, GPG_ERR_BAD_DATA, checked_source_reason (e->checked));
   if (err)
     return err;
   st->avail_in = avail;
@@ -246,11 +254,38 @@ isal_next_input (inflate_engine_t *e)
       if (err)
         return err;
     }
+  if (e->ahead)
+    return 0;
   why = deflate_check_feed (e->check, st->next_in, st->avail_in,
                             e->input_eof);
   if (why)
     return refuse (e, GPG_ERR_BAD_DATA, why);
   return 0;
+}
+
+
+/* What the check has against the stream once isal_inflate has ended
+ * it or refused it: on one thread, the check finishes with what it
+ * holds, up to a block header behind isal_inflate.  The check ahead
+ * has seen more; it is read to its end, where it stops at the end of
+ * the stream or at a fault, and only a refusal of the check counts,
+ * not what the stream's source met meanwhile, which one thread would
+ * not have read.  */
+static const char *
+isal_check_verdict (inflate_engine_t *e)
+{
+  char recorded[FAIL_MESSAGE_MAX];
+  gpg_error_t err;
+  size_t n;
+
+  if (!e->ahead)
+    return deflate_check_feed (e->check, NULL, 0, 1);
+  fail_push (recorded, sizeof recorded);
+  do
+    err = source_thread_read (e->ahead, e->inbuf, sizeof e->inbuf, &n);
+  while (!err && n);
+  fail_pop (recorded);
+  return checked_source_reason (e->checked);
 }
 
 
@@ -277,7 +312,7 @@ isal_read (inflate_engine_t *e, unsigned char *buf, size_t size,
         {
           /* The check may have the fault still ahead of it: its
            * words are zlib's.  */
-          const char *why = deflate_check_feed (e->check, NULL, 0, 1);
+          const char *why = isal_check_verdict (e);
 
           return refuse (e, GPG_ERR_BAD_DATA, why ? why : isal_reason (rc));
         }
@@ -285,16 +320,21 @@ isal_read (inflate_engine_t *e, unsigned char *buf, size_t size,
         {
           /* The check lags behind by up to a block header: let it
            * finish with what it holds.  */
-          const char *why = deflate_check_feed (e->check, NULL, 0, 1);
+          const char *why = isal_check_verdict (e);
 
           if (why)
             return refuse (e, GPG_ERR_BAD_DATA, why);
-          /* Free the state at once, as zlib_read does.  */
+          /* Free the state at once, as zlib_read does; the thread
+           * ahead has ended, and the source is the caller's again.  */
           *nread = size - st->avail_out;
           free (e->isal);
           e->isal = NULL;
           deflate_check_release (e->check);
           e->check = NULL;
+          source_thread_stop (e->ahead);
+          e->ahead = NULL;
+          checked_source_release (e->checked);
+          e->checked = NULL;
           e->done = 1;
           return 0;
         }
@@ -340,6 +380,34 @@ inflate_engine_new (inflate_engine_t **r_engine, enum inflate_impl impl,
 
 
 gpg_error_t
+inflate_engine_check_ahead (inflate_engine_t *e)
+{
+#ifdef HAVE_ISAL
+  gpg_error_t err;
+
+  if (e->impl != INFLATE_IMPL_ISAL)
+    return 0;
+  err = checked_source_new (&e->checked,
+                            e->framing == INFLATE_RAW ? 0 : 2,
+                            e->framing == INFLATE_RAW ? 0 : 4,
+                            e->source, e->source_ctx);
+  if (err)
+    return err;
+  err = source_thread_start (&e->ahead, checked_source_read, e->checked);
+  if (err)
+    return err;
+  e->source = source_thread_read;
+  e->source_ctx = e->ahead;
+  deflate_check_release (e->check);
+  e->check = NULL;
+#else
+  (void)e;
+#endif
+  return 0;
+}
+
+
+gpg_error_t
 inflate_engine_read (inflate_engine_t *e, unsigned char *buf, size_t size,
                      size_t *nread)
 {
@@ -372,6 +440,9 @@ inflate_engine_release (inflate_engine_t *e)
   if (e->zs_open)
     inflateEnd (&e->zs);
 #ifdef HAVE_ISAL
+  /* The thread first: it uses the checked source.  */
+  source_thread_stop (e->ahead);
+  checked_source_release (e->checked);
   free (e->isal);
   deflate_check_release (e->check);
 #endif

@@ -15,8 +15,9 @@
  * two together ran at 0.87 to 1.07 times zlib's speed
  * (doc/benchmarks.md, "Inflate").
  *
- * The functions never call fail (): the owner of the stream reports
- * the error, with inflate_engine_reason's text.
+ * The functions never call fail (), but for a thread that cannot
+ * start: the owner of the stream reports the error, with
+ * inflate_engine_reason's text.
  */
 #ifndef SFENC_INFLATE_ENGINE_H
 #define SFENC_INFLATE_ENGINE_H
@@ -55,6 +56,14 @@ gpg_error_t inflate_engine_new (inflate_engine_t **r_engine,
                                 enum inflate_impl impl,
                                 enum inflate_framing framing,
                                 source_fn_t source, void *source_ctx);
+
+/* Have the ISA-L engine E check the stream on a thread of its own,
+ * ahead of isal_inflate (checked-source.h); nothing for zlib.  Call
+ * it before the first read.  From then until the stream ends, or
+ * until inflate_engine_release, only that thread may use the source.
+ * Fails for lack of memory or when the thread cannot start (then
+ * with its message recorded, error.h).  */
+gpg_error_t inflate_engine_check_ahead (inflate_engine_t *e);
 
 /* Inflate up to SIZE bytes into BUF and store their number at *NREAD:
  * at least one, or 0 once the stream has ended (what follows its end
