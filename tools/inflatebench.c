@@ -12,7 +12,10 @@
  * With ISA-L, the row "isal-only" is isal_inflate called directly,
  * without the check of g10/deflate-check.c that sfenc's isal path
  * runs (and must, to refuse what zlib refuses): the peer's own speed,
- * which shows what that check costs.
+ * which shows what that check costs; the row "isal-ahead" is sfenc's
+ * isal path with the check on a thread of its own, as with --threads
+ * above 1, where the CPU time counts both threads and the wall time
+ * (also printed, for every row) is what the overlap gains.
  * First, outside the timing, every implementation must give the same
  * bytes (length and CRC-32), or the program fails.
  */
@@ -35,18 +38,26 @@
 #define MIB (1024.0 * 1024.0)
 #define MAX_RUNS 101
 
-static const enum inflate_impl impls[] =
+/* The engines measured: an implementation, with the check ahead or
+ * not.  */
+static const struct engine
+{
+  const char *name;
+  enum inflate_impl impl;
+  int ahead;
+} engines[] =
   {
-    INFLATE_IMPL_ZLIB,
+    { "zlib", INFLATE_IMPL_ZLIB, 0 },
 #ifdef HAVE_ISAL
-    INFLATE_IMPL_ISAL
+    { "isal", INFLATE_IMPL_ISAL, 0 },
+    { "isal-ahead", INFLATE_IMPL_ISAL, 1 }
 #endif
   };
-#define N_IMPLS (sizeof impls / sizeof *impls)
+#define N_ENGINES (sizeof engines / sizeof *engines)
 #ifdef HAVE_ISAL
-# define N_ROWS (N_IMPLS + 1)
+# define N_ROWS (N_ENGINES + 1)
 #else
-# define N_ROWS N_IMPLS
+# define N_ROWS N_ENGINES
 #endif
 
 /* The compressed file in memory, read as a source.  */
@@ -76,16 +87,41 @@ usage (FILE *fp)
            "Inflate FILE, a raw deflate stream (or with --zlib one in the"
            " zlib format),\nin memory through each inflate implementation"
            " of sfenc -d, and print\nMiB/s of output (median of N runs,"
-           " default 5) and the ratio to zlib.\n");
+           " default 5) and the ratio to zlib,\nby CPU time (all threads)"
+           " and by wall time.\n");
 }
 
 static double
-cpu_seconds (void)
+clock_seconds (clockid_t clock)
 {
   struct timespec ts;
 
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  clock_gettime (clock, &ts);
   return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* CPU seconds of the process, all threads, and wall seconds.  */
+struct times
+{
+  double cpu, wall;
+};
+
+static struct times
+times_now (void)
+{
+  struct times t = { clock_seconds (CLOCK_PROCESS_CPUTIME_ID),
+                     clock_seconds (CLOCK_MONOTONIC) };
+  return t;
+}
+
+static struct times
+times_since (struct times start)
+{
+  struct times t = times_now ();
+
+  t.cpu -= start.cpu;
+  t.wall -= start.wall;
+  return t;
 }
 
 static unsigned char *
@@ -115,11 +151,11 @@ read_file (const char *name, size_t *r_len)
   return data;
 }
 
-/* Inflate DATA through IMPL once into OUT (CHUNK_SIZE bytes at a
- * time); its CPU seconds, and the output length at *R_OUTLEN.  With
+/* Inflate DATA through engine EN once into OUT (CHUNK_SIZE bytes at
+ * a time); its times, and the output length at *R_OUTLEN.  With
  * R_CRC, no timing: the CRC-32 of the output goes there.  */
-static double
-run_once (enum inflate_impl impl, enum inflate_framing framing,
+static struct times
+run_once (const struct engine *en, enum inflate_framing framing,
           const unsigned char *data, size_t len, unsigned char *out,
           uint64_t *r_outlen, unsigned long *r_crc)
 {
@@ -127,13 +163,15 @@ run_once (enum inflate_impl impl, enum inflate_framing framing,
   inflate_engine_t *e;
   unsigned long crc = crc32 (0, NULL, 0);
   uint64_t total = 0;
-  double start, seconds;
+  struct times start, spent;
   gpg_error_t err;
   size_t n;
 
-  start = cpu_seconds ();
-  if (inflate_engine_new (&e, impl, framing, mem_source_read, &src))
+  start = times_now ();
+  if (inflate_engine_new (&e, en->impl, framing, mem_source_read, &src))
     bench_die ("inflate_engine_new", "out of memory");
+  if (en->ahead && inflate_engine_check_ahead (e))
+    bench_die ("inflate_engine_check_ahead", "cannot start the thread");
   do
     {
       err = inflate_engine_read (e, out, CHUNK_SIZE, &n);
@@ -142,30 +180,30 @@ run_once (enum inflate_impl impl, enum inflate_framing framing,
         crc = crc32 (crc, out, n);
     }
   while (!err && n);
-  seconds = cpu_seconds () - start;
   if (err)
-    bench_die (inflate_impl_name (impl), inflate_engine_reason (e)
+    bench_die (en->name, inflate_engine_reason (e)
                ? inflate_engine_reason (e) : gpg_strerror (err));
   inflate_engine_release (e);
+  spent = times_since (start);
   *r_outlen = total;
   if (r_crc)
     *r_crc = crc;
-  return seconds;
+  return spent;
 }
 
 #ifdef HAVE_ISAL
-/* isal_inflate alone over DATA, in the same pieces; its CPU seconds
- * and the output length at *R_OUTLEN.  */
-static double
+/* isal_inflate alone over DATA, in the same pieces; its times and
+ * the output length at *R_OUTLEN.  */
+static struct times
 run_isal_only (enum inflate_framing framing, const unsigned char *data,
                size_t len, unsigned char *out, uint64_t *r_outlen)
 {
   struct inflate_state *st = bench_xcalloc (1, sizeof *st);
   uint64_t total = 0;
   size_t pos = 0, n;
-  double start;
+  struct times start;
 
-  start = cpu_seconds ();
+  start = times_now ();
   isal_inflate_init (st);
   st->crc_flag = framing == INFLATE_RAW ? ISAL_DEFLATE : ISAL_ZLIB;
   while (st->block_state != ISAL_BLOCK_FINISH)
@@ -185,10 +223,9 @@ run_isal_only (enum inflate_framing framing, const unsigned char *data,
         bench_die ("isal-only", "isal_inflate refused the stream");
       total += CHUNK_SIZE - st->avail_out;
     }
-  start = cpu_seconds () - start;
   free (st);
   *r_outlen = total;
-  return start;
+  return times_since (start);
 }
 #endif
 
@@ -197,7 +234,9 @@ int
 main (int argc, char **argv)
 {
   enum inflate_framing framing = INFLATE_RAW;
-  double secs[N_ROWS][MAX_RUNS], mibs[N_ROWS];
+  double cpu[N_ROWS][MAX_RUNS], wall[N_ROWS][MAX_RUNS], mibs[N_ROWS];
+  double wall_mibs[N_ROWS];
+  struct times t;
   unsigned char out[CHUNK_SIZE];
   const char *file = NULL;
   unsigned char *data;
@@ -231,40 +270,50 @@ main (int argc, char **argv)
       return 2;
     }
   data = read_file (file, &len);
-  for (i = 0; i < N_IMPLS; i++)
+  for (i = 0; i < N_ENGINES; i++)
     {
-      run_once (impls[i], framing, data, len, out, &outlen, &crc);
+      run_once (&engines[i], framing, data, len, out, &outlen, &crc);
       if (!i)
         {
           ref_len = outlen;
           ref_crc = crc;
         }
       else if (outlen != ref_len || crc != ref_crc)
-        bench_die (inflate_impl_name (impls[i]),
-                   "its output differs from zlib's");
+        bench_die (engines[i].name, "its output differs from zlib's");
     }
   for (r = 0; r < (size_t)runs; r++)
     {
-      for (i = 0; i < N_IMPLS; i++)
-        secs[i][r] = run_once (impls[i], framing, data, len, out, &outlen,
-                               NULL);
+      for (i = 0; i < N_ROWS; i++)
+        {
 #ifdef HAVE_ISAL
-      secs[N_IMPLS][r] = run_isal_only (framing, data, len, out, &outlen);
-      if (outlen != ref_len)
-        bench_die ("isal-only", "its output differs from zlib's");
+          if (i == N_ENGINES)
+            {
+              t = run_isal_only (framing, data, len, out, &outlen);
+              if (outlen != ref_len)
+                bench_die ("isal-only", "its output differs from zlib's");
+            }
+          else
 #endif
+            t = run_once (&engines[i], framing, data, len, out, &outlen,
+                          NULL);
+          cpu[i][r] = t.cpu;
+          wall[i][r] = t.wall;
+        }
     }
   printf ("inflatebench: %s, %s, %.1f MiB -> %.1f MiB (ratio %.2f),"
           " median CPU time of %d runs\n", file,
           framing == INFLATE_RAW ? "raw deflate" : "zlib format",
           len / MIB, ref_len / MIB, len ? (double)ref_len / len : 0.0, runs);
-  printf ("%-10s %10s %10s\n", "inflate", "MiB/s out", "vs zlib");
+  printf ("%-10s %10s %10s %10s %10s\n", "inflate", "MiB/s out",
+          "vs zlib", "wall MiB/s", "vs zlib");
   for (i = 0; i < N_ROWS; i++)
     {
-      mibs[i] = ref_len / MIB / bench_median (secs[i], runs);
-      printf ("%-10s %10.1f %10.2f\n",
-              i < N_IMPLS ? inflate_impl_name (impls[i]) : "isal-only",
-              mibs[i], mibs[i] / mibs[0]);
+      mibs[i] = ref_len / MIB / bench_median (cpu[i], runs);
+      wall_mibs[i] = ref_len / MIB / bench_median (wall[i], runs);
+      printf ("%-10s %10.1f %10.2f %10.1f %10.2f\n",
+              i < N_ENGINES ? engines[i].name : "isal-only",
+              mibs[i], mibs[i] / mibs[0], wall_mibs[i],
+              wall_mibs[i] / wall_mibs[0]);
     }
   free (data);
   return 0;
