@@ -2,7 +2,9 @@
 # --inflate-impl (issue 22): sfenc -d reads ZIP and ZLIB packets through
 # zlib or ISA-L (g10/inflate-engine.c), and both give the same output
 # for gpg's, rnp's and sfenc's messages (--threads 1 and 2), and the
-# same one-line refusal, exit status 2, for bad compressed data.
+# same one-line refusal, exit status 2, for bad compressed data.  Each
+# implementation decrypts at --threads 1 and 2: with 2, ISA-L's check
+# runs on a thread of its own (g10/checked-source.c).
 
 setup () {
   SFENC=${SFENC:-$BATS_TEST_DIRNAME/../g10/sfenc}
@@ -16,8 +18,10 @@ setup () {
   head -c 300000 /dev/urandom > "$T/in-random"
   : > "$T/in-empty"
   IMPLS=(zlib)
+  RUNS=("zlib 1" "zlib 2")
   if "$SFENC" --inflate-impl isal --dump-options > /dev/null 2>&1; then
     IMPLS+=(isal)
+    RUNS+=("isal 1" "isal 2")
   fi
 }
 
@@ -30,16 +34,31 @@ need_isal () {
     || skip "NOT TESTED: built without ISA-L (--without-isal), zlib is the only inflate"
 }
 
-# Decrypt message $1 with each implementation, -v: the output must be
-# file $2 and the log must name the implementation.
+# Whether sfenc -v's log $1 of a run of implementation $2 at --threads
+# $3 says that ISA-L checks on a thread of its own exactly when it
+# should.
+check_ahead_logged () {
+  local logged=0
+  grep -qx 'sfenc: checking the compressed data on a thread of its own' "$1" \
+    && logged=1
+  [ "$logged" -eq "$([ "$2 $3" = "isal 2" ] && echo 1 || echo 0)" ] \
+    || { echo "$2 at $3 threads: check ahead logged: $logged"; cat "$1"; return 1; }
+}
+
+# Decrypt message $1 with each implementation at 1 and 2 threads, -v:
+# the output must be file $2 and the log must name the implementation.
 same_output () {
-  local impl
-  for impl in "${IMPLS[@]}"; do
-    "${SF[@]}" -v -d --yes --inflate-impl "$impl" -o "$T/out-$impl" "$1" 2> "$T/err-$impl" \
+  local run impl threads
+  for run in "${RUNS[@]}"; do
+    read -r impl threads <<< "$run"
+    "${SF[@]}" -v -d --yes --inflate-impl "$impl" --threads "$threads" \
+      -o "$T/out-$impl" "$1" 2> "$T/err-$impl" \
       || { cat "$T/err-$impl"; return 1; }
     grep -Eq "^sfenc: (ZIP|ZLIB) decompression through $impl\$" "$T/err-$impl" \
       || { echo "$1: no '$impl' in the log:"; cat "$T/err-$impl"; return 1; }
-    cmp "$2" "$T/out-$impl" || { echo "$1 through $impl differs"; return 1; }
+    check_ahead_logged "$T/err-$impl" "$impl" "$threads"
+    cmp "$2" "$T/out-$impl" \
+      || { echo "$1 through $impl at $threads threads differs"; return 1; }
   done
 }
 
@@ -104,10 +123,11 @@ same_output () {
 
 # A message whose compressed packet holds the stream python3 makes:
 # $1 the algorithm (1 ZIP, 2 ZLIB), $2 the python expression of the
-# stream from T, the compressed literal packet, and zlib.
+# stream from T, the compressed literal packet, and zlib; the literal
+# data is seq 1 $3 (20000 when not given).
 bad_message () {
   command -v gpg > /dev/null || skip "NOT TESTED: gpg is not installed"
-  seq 1 20000 > "$T/plain"
+  seq 1 "${3:-20000}" > "$T/plain"
   gpg --batch --quiet --store -z 0 < "$T/plain" > "$T/literal"
   python3 - "$T/literal" "$T/packet" "$1" "$2" <<'PY'
 import sys, zlib
@@ -120,13 +140,15 @@ PY
   "${GPG[@]}" -c -z 0 --no-literal < "$T/packet" > "$T/bad.msg"
 }
 
-# Both implementations refuse bad.msg with the same one line, status 2,
-# and no output file; $1 is that line.
+# Both implementations, at 1 and 2 threads, refuse bad.msg with the
+# same one line, status 2, and no output file; $1 is that line.
 both_refuse () {
-  local impl
-  for impl in "${IMPLS[@]}"; do
-    run timeout 60 "${SF[@]}" -d --inflate-impl "$impl" -o "$T/out" "$T/bad.msg"
-    echo "$impl: $output"
+  local run impl threads
+  for run in "${RUNS[@]}"; do
+    read -r impl threads <<< "$run"
+    run timeout 60 "${SF[@]}" -d --inflate-impl "$impl" --threads "$threads" \
+      -o "$T/out" "$T/bad.msg"
+    echo "$impl at $threads threads: $output"
     [ "$status" -eq 2 ]
     [ "${#lines[@]}" -eq 1 ]
     [ "$output" = "$1" ]
@@ -173,4 +195,43 @@ both_refuse () {
 @test "sfenc-inflate: data after the end of the stream is dropped by both" {
   bad_message 1 "zlib.compress(T)[2:-4] + b'after the end'"
   same_output "$T/bad.msg" "$T/plain"
+}
+
+@test "sfenc-inflate: a bad block 3 MB into the stream is refused by both" {
+  # Good blocks ending on a byte (a full flush), then block type 3:
+  # with ISA-L's check ahead, the good data and then the refusal come
+  # through the thread in order.
+  bad_message 1 "(lambda c: c.compress(T) + c.flush(zlib.Z_FULL_FLUSH))(zlib.compressobj(6, zlib.DEFLATED, -15)) + b'\\x07'" 500000
+  both_refuse "sfenc: decryption failed: invalid compressed data (invalid block type)"
+}
+
+@test "sfenc-inflate: a bad Adler-32 after 3 MB is refused by both" {
+  bad_message 2 "zlib.compress(T)[:-1] + bytes([zlib.compress(T)[-1] ^ 1])" 500000
+  both_refuse "sfenc: decryption failed: invalid compressed data (incorrect data check)"
+}
+
+@test "sfenc-inflate: nested compressed packets start one checking thread, not one a layer" {
+  local layers
+  command -v gpg > /dev/null || skip "NOT TESTED: gpg is not installed"
+  [ "${#IMPLS[@]}" -eq 2 ] \
+    || skip "NOT TESTED: built without ISA-L (--without-isal), zlib is the only inflate"
+  seq 1 20000 > "$T/plain"
+  gpg --batch --quiet --store -z 0 < "$T/plain" > "$T/packet"
+  # Each layer an old-format ZIP packet of indeterminate length around
+  # the one before.
+  python3 - "$T/packet" <<'PY'
+import sys, zlib
+p = open(sys.argv[1], "rb").read()
+for _ in range(8):
+    c = zlib.compressobj(6, zlib.DEFLATED, -15)
+    p = bytes([0xa3, 1]) + c.compress(p) + c.flush()
+open(sys.argv[1], "wb").write(p)
+PY
+  "${GPG[@]}" -c -z 0 --no-literal < "$T/packet" > "$T/nested.msg"
+  "${SF[@]}" -v -d --inflate-impl isal --threads 2 -o "$T/out" "$T/nested.msg" 2> "$T/err"
+  cmp "$T/plain" "$T/out"
+  layers=$(grep -c '^sfenc: ZIP decompression through isal$' "$T/err")
+  echo "layers: $layers"; cat "$T/err"
+  [ "$layers" -eq 8 ]
+  [ "$(grep -c '^sfenc: checking the compressed data on a thread of its own$' "$T/err")" -eq 1 ]
 }

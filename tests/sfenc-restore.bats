@@ -5,7 +5,8 @@
 # gives the same output and the same status lines, and every bad one
 # the same one-line error, exit status 2 and no output file; a failure
 # on the output ends the run even while the reading thread waits for
-# input that does not come.
+# input that does not come (also with ISA-L's check on a thread of its
+# own, g10/checked-source.c).
 
 load byte-edit
 
@@ -122,7 +123,9 @@ assert_same_at_every_thread_count () {
   grep -q '^\[GNUPG:\] DECRYPTION_FAILED' "$T/status.2"
 }
 
-@test "sfenc-restore: an output error ends the run while the input pipe stays open" {
+# Assert that an output error ends sfenc -d $@ while the input pipe
+# stays open, at 1 and 2 threads.
+output_error_ends_run () {
   if [ "${SFENC_SANITIZER:-}" = address ]; then
     # The reading thread is cancelled in read(2); ASan leaves the
     # poison of the unwound frames behind and then reports its own
@@ -144,7 +147,7 @@ assert_same_at_every_thread_count () {
       { head -c $size "$T/msg"; sleep 50; } > "$T/fifo" &
       writer=$!
       start=$SECONDS
-      run timeout 40 "${SF[@]}" --threads $threads -d -o /dev/full < "$T/fifo"
+      run timeout 40 "${SF[@]}" "$@" --threads $threads -d -o /dev/full < "$T/fifo"
       elapsed=$((SECONDS - start))
       pkill -P "$writer" 2> /dev/null || true
       kill "$writer" 2> /dev/null || true
@@ -155,6 +158,18 @@ assert_same_at_every_thread_count () {
       [ "$elapsed" -lt 20 ]
     done
   done
+}
+
+@test "sfenc-restore: an output error ends the run while the input pipe stays open" {
+  output_error_ends_run
+}
+
+@test "sfenc-restore: the same with ISA-L, whose check runs on a third thread" {
+  # The check's thread then waits for the decrypting one, which waits
+  # in read(2): both must end.
+  "$SFENC" --inflate-impl isal --dump-options > /dev/null 2>&1 \
+    || skip "NOT TESTED: built without ISA-L (--without-isal)"
+  output_error_ends_run --inflate-impl isal
 }
 
 @test "sfenc-restore: -v says whether decryption runs on a thread of its own" {
