@@ -12,7 +12,10 @@
  * where the cancellation points are the input's read(2) and the
  * writes of --progress and its status lines, never the middle of a
  * cipher or hash update; the rest of its loop runs with cancellation
- * disabled and sees the STOPPING flag instead.
+ * disabled and sees the STOPPING flag instead.  A producer may itself
+ * read another ring (ISA-L's check, checked-source.c, reads the
+ * decrypting thread's): its wait in source_thread_read is then a
+ * cancellation point too, and gives the lock back.
  *
  * The producer decrypts, so its stack holds key material (copies of
  * round keys, OCB offsets) that sf_burn_key_traces, which clears the
