@@ -29,6 +29,9 @@
 /* zlib's largest window, which it allocates when asked for any.  */
 #define ZLIB_WINDOW_BITS 15
 
+/* The Adler-32 after the deflate data of the zlib format.  */
+#define ZLIB_TRAILER_LEN 4
+
 struct inflate_engine
 {
   enum inflate_impl impl;
@@ -388,8 +391,9 @@ inflate_engine_check_ahead (inflate_engine_t *e)
   if (e->impl != INFLATE_IMPL_ISAL)
     return 0;
   err = checked_source_new (&e->checked,
-                            e->framing == INFLATE_RAW ? 0 : 2,
-                            e->framing == INFLATE_RAW ? 0 : 4,
+                            e->framing == INFLATE_RAW
+                            ? 0 : sizeof e->zlib_header,
+                            e->framing == INFLATE_RAW ? 0 : ZLIB_TRAILER_LEN,
                             e->source, e->source_ctx);
   if (err)
     return err;
