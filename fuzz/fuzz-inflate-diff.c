@@ -12,7 +12,9 @@
  * up to OUTPUT_LIMIT bytes, as in fuzz-inflate.c, and to fewer with
  * small reads (READS_MAX of them), so that each input stays quick.
  * The seed corpus is written by make-corpus-inflate-diff.sh.  Without ISA-L in
- * the build, zlib runs against itself in other sizes.
+ * the build, zlib runs against itself in other sizes.  With ISA-L, it
+ * also runs with its check on a thread of its own (--threads,
+ * inflate_engine_check_ahead), held to zlib the same way.
  */
 #include <config.h>
 
@@ -43,13 +45,14 @@ struct result
 
 static unsigned char drain_buf[65536];
 
-static struct result results[2];
+static struct result results[3];
 
 
+/* Inflate through IMPL, with its check ahead when AHEAD.  */
 static void
-inflate_all (enum inflate_impl impl, enum inflate_framing framing,
-             const uint8_t *data, size_t size, size_t piece,
-             size_t readsize, size_t limit, struct result *r)
+inflate_all (enum inflate_impl impl, int ahead,
+             enum inflate_framing framing, const uint8_t *data, size_t size,
+             size_t piece, size_t readsize, size_t limit, struct result *r)
 {
   fuzz_source_t src;
   inflate_engine_t *e;
@@ -58,7 +61,8 @@ inflate_all (enum inflate_impl impl, enum inflate_framing framing,
   fuzz_source_init (&src, data, size);
   src.piece = piece;
   r->len = 0;
-  if (inflate_engine_new (&e, impl, framing, fuzz_source_read, &src))
+  if (inflate_engine_new (&e, impl, framing, fuzz_source_read, &src)
+      || (ahead && inflate_engine_check_ahead (e)))
     abort ();
   do
     {
@@ -79,14 +83,35 @@ inflate_all (enum inflate_impl impl, enum inflate_framing framing,
 }
 
 
+/* Abort unless R, through implementation NAME, agrees with zlib's
+ * results[0]: a verdict reached by both must be the same, and so must
+ * all the bytes both kept.  */
+static void
+agree_with_zlib (const struct result *r, const char *name)
+{
+  const struct result *z = &results[0];
+  int cut = z->cut || r->cut;
+  size_t common = z->len < r->len ? z->len : r->len;
+
+  if ((!cut && (!z->err != !r->err || (!z->err && z->total != r->total)))
+      || memcmp (z->out, r->out, common))
+    {
+      fprintf (stderr, "fuzz-inflate-diff: zlib %s (%llu bytes), %s %s"
+               " (%llu bytes)\n", gpg_strerror (z->err),
+               (unsigned long long)z->total, name, gpg_strerror (r->err),
+               (unsigned long long)r->total);
+      abort ();
+    }
+}
+
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   enum inflate_framing framing;
   enum inflate_impl other;
   unsigned int flag, other_flag;
-  size_t common, read_zlib, read_other, limit;
-  int ok_zlib, ok_other, cut;
+  size_t read_zlib, read_other, limit;
 
   fuzz_start ();
   if (!size)
@@ -104,27 +129,17 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   limit = (read_zlib < read_other ? read_zlib : read_other) * READS_MAX;
   if (limit > OUTPUT_LIMIT)
     limit = OUTPUT_LIMIT;
-  inflate_all (INFLATE_IMPL_ZLIB, framing, data + 1, size - 1,
+  inflate_all (INFLATE_IMPL_ZLIB, 0, framing, data + 1, size - 1,
                piece_sizes[flag >> 1 & 7], read_zlib, limit, &results[0]);
-  inflate_all (other, framing, data + 1, size - 1,
+  inflate_all (other, 0, framing, data + 1, size - 1,
                piece_sizes[other_flag >> 1 & 7], read_other, limit,
                &results[1]);
-  /* A verdict reached by both must be the same, and so must all the
-   * bytes both kept.  */
-  cut = results[0].cut || results[1].cut;
-  ok_zlib = !results[0].err;
-  ok_other = !results[1].err;
-  common = results[0].len < results[1].len ? results[0].len : results[1].len;
-  if ((!cut && (ok_zlib != ok_other
-                || (ok_zlib && results[0].total != results[1].total)))
-      || memcmp (results[0].out, results[1].out, common))
-    {
-      fprintf (stderr, "fuzz-inflate-diff: zlib %s (%llu bytes), %s %s"
-               " (%llu bytes)\n", gpg_strerror (results[0].err),
-               (unsigned long long)results[0].total,
-               inflate_impl_name (other), gpg_strerror (results[1].err),
-               (unsigned long long)results[1].total);
-      abort ();
-    }
+  agree_with_zlib (&results[1], inflate_impl_name (other));
+#ifdef HAVE_ISAL
+  inflate_all (other, 1, framing, data + 1, size - 1,
+               piece_sizes[other_flag >> 1 & 7], read_other, limit,
+               &results[2]);
+  agree_with_zlib (&results[2], "isal checked ahead");
+#endif
   return 0;
 }
