@@ -3,18 +3,21 @@
 #
 # Usage: run-fuzz.sh SRCDIR SECONDS FLAGS HARNESS...
 #
-# Each harness runs alone for SECONDS seconds, one job, on a scratch
+# Each harness runs for SECONDS seconds, one job, on a scratch
 # copy of its seed corpus and of the inputs of past findings, so that
 # what it learns never lands in the source tree.  What it finds (a
 # crash, a sanitizer report, a leak, a hang, an input using too much
 # memory) goes to findings/NAME/ with the log, and the run fails.
 # HARNESS-nohwf runs HARNESS with SFENC_DISABLE_HWF=all, for the
 # portable code, its findings in findings/NAME-nohwf/.
-# FLAGS are extra libFuzzer flags for every harness.
+# FLAGS are extra libFuzzer flags for every harness.  FUZZ_JOBS
+# harnesses (default 1) run at once, each still one libFuzzer job
+# with its own SECONDS: CI gives one per processor.
 srcdir=$1
 seconds=$2
 flags=$3
 shift 3
+parallel=${FUZZ_JOBS:-1}
 
 # The largest input worth trying, per harness: a few times the
 # largest seed.
@@ -27,8 +30,10 @@ max_len () {
   esac
 }
 
-status=0
-for job in "$@"; do
+# Run one harness; its report (and what it found) is printed at its
+# end, whole, so that harnesses running at once do not mix theirs.
+run_job () {
+  job=$1
   prog=${job%-nohwf}
   name=${job#fuzz-}
   corpus=${prog#fuzz-}
@@ -45,18 +50,35 @@ for job in "$@"; do
   if [ -d "$srcdir/regress/$corpus" ]; then
     cp "$srcdir/regress/$corpus"/* "$scratch/corpus/"
   fi
-  echo "== $job: $seconds s"
   # shellcheck disable=SC2086 # FLAGS are words for libFuzzer, HWF for env.
   $hwf ./"$prog" -max_total_time="$seconds" -max_len="$(max_len "$corpus")" \
     -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$out/" $flags "$scratch/corpus" > "$out/log" 2>&1
   rc=$?
   rm -rf "$scratch"
+  echo "== $job: $seconds s"
   grep -E '^#[0-9]+[[:space:]]+DONE|^stat::' "$out/log"
   if [ "$rc" -ne 0 ] || ls "$out" | grep -qv '^log$'; then
     echo "FAIL: $job found something (exit $rc); see $out/" >&2
     tail -n 40 "$out/log" >&2
-    status=1
+    return 1
   fi
+  return 0
+}
+
+status=0
+running=
+for job in "$@"; do
+  run_job "$job" &
+  running="$running $!"
+  set -- $running
+  if [ $# -ge "$parallel" ]; then
+    wait "$1" || status=1
+    shift
+    running="$*"
+  fi
+done
+for pid in $running; do
+  wait "$pid" || status=1
 done
 exit $status
