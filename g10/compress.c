@@ -180,14 +180,14 @@ compress_writer_sink (void *ctx, const unsigned char *buf, size_t len)
 static void
 log_stored_blocks (const pdeflate_t *pd)
 {
-  uint64_t blocks, stored, fast;
+  uint64_t blocks, stored, sparse;
 
-  pdeflate_counts (pd, &blocks, &stored, &fast);
+  pdeflate_counts (pd, &blocks, &stored, &sparse);
   log_info ("%llu of %llu blocks stored, incompressible",
             (unsigned long long)stored, (unsigned long long)blocks);
-  log_info ("%llu of %llu blocks deflated at the fastest level,"
-            " incompressible but for zeros",
-            (unsigned long long)fast, (unsigned long long)blocks);
+  log_info ("%llu of %llu blocks incompressible but for runs of zeros,"
+            " stored around them",
+            (unsigned long long)sparse, (unsigned long long)blocks);
 }
 
 

@@ -17,7 +17,8 @@
  * deflated: the writing thread passes its input to the sink as stored
  * blocks, straight from the job, so it is copied no more than the
  * output of a deflated block.  A block of incompressible bytes among
- * zeros goes to a second engine of the fastest level.
+ * zeros is not searched either: deflate-sparse.c takes out its runs
+ * of zeros and stores the rest.
  */
 #include <config.h>
 
@@ -32,6 +33,7 @@
 #include "iobuf.h"
 #include "compress-probe.h"
 #include "deflate-engine.h"
+#include "deflate-sparse.h"
 #include "pdeflate.h"
 
 /* ZIP is written with an 8 KiB window, as gpg writes it for old
@@ -44,9 +46,6 @@
  * stream is byte aligned where a job starts), LEN and NLEN.  */
 #define STORED_LEN_MAX 65535
 #define STORED_HEADER_LEN 5
-
-/* The level of the blocks the probe calls PROBE_DEFLATE_FAST.  */
-#define FAST_LEVEL 1
 
 typedef struct job
 {
@@ -63,18 +62,10 @@ typedef struct job
   unsigned char out[DEFLATE_OUT_MAX];
 } job_t;
 
-/* The engines of one thread: for the level asked for, and for
- * FAST_LEVEL, the same one when that is the level asked for.  */
-struct engines
-{
-  deflate_engine_t *asked;
-  deflate_engine_t *fast;
-};
-
 typedef struct worker
 {
   pdeflate_t *pd;
-  struct engines engines;
+  deflate_engine_t *engine;
   pthread_t thread;
   int started;
 } worker_t;
@@ -83,7 +74,6 @@ struct pdeflate
 {
   int algo;
   int level;
-  int fast_level;               /* FAST_LEVEL, or LEVEL when lower.  */
   int window_bits;
   sink_fn_t sink;
   void *sink_ctx;
@@ -95,9 +85,9 @@ struct pdeflate
   uint64_t emitted;             /* The writing thread's alone.  */
   uint64_t taken;               /* Under the lock.  */
   uint64_t nstored;             /* Jobs emitted as stored blocks.  */
-  uint64_t nfast;               /* Jobs deflated at FAST_LEVEL.  */
+  uint64_t nsparse;             /* Jobs written by deflate_sparse.  */
   int stopping;                 /* Under the lock.  */
-  struct engines inline_engines;  /* With one thread.  */
+  deflate_engine_t *inline_engine;  /* With one thread.  */
   worker_t *workers;
   int nworkers;
   pthread_mutex_t lock;
@@ -113,27 +103,20 @@ job_at (pdeflate_t *pd, uint64_t seq)
 }
 
 
-/* The level JOB is deflated at.  */
-static int
-job_level (const pdeflate_t *pd, const job_t *job)
-{
-  return job->verdict == PROBE_DEFLATE_FAST ? pd->fast_level : pd->level;
-}
-
-
-/* Compress JOB with the engine of ENGINES the probe chooses, unless
- * it looks incompressible; on any thread.  */
+/* Compress JOB as the probe says: with ENGINE, or with
+ * deflate_sparse, or not at all; on any thread.  */
 static void
-compress_job (pdeflate_t *pd, const struct engines *engines, job_t *job)
+compress_job (pdeflate_t *pd, deflate_engine_t *engine, job_t *job)
 {
   job->verdict = compress_probe (job->in, job->len);
   if (job->verdict == PROBE_STORE)
     job->err = 0;
+  else if (job->verdict == PROBE_SPARSE)
+    job->err = deflate_sparse (job->in, job->len, job->last, job->out,
+                               sizeof job->out, &job->outlen);
   else
-    job->err = deflate_engine_run (job->verdict == PROBE_DEFLATE_FAST
-                                   ? engines->fast : engines->asked,
-                                   job->dict, job->dictlen, job->in,
-                                   job->len, job->last, job->out,
+    job->err = deflate_engine_run (engine, job->dict, job->dictlen,
+                                   job->in, job->len, job->last, job->out,
                                    &job->outlen);
   if (pd->algo == COMPRESS_ZLIB)
     job->adler = adler32 (adler32 (0, NULL, 0), job->in, job->len);
@@ -156,7 +139,7 @@ worker_main (void *arg)
         break;
       job = job_at (pd, pd->taken++);
       pthread_mutex_unlock (&pd->lock);
-      compress_job (pd, &w->engines, job);
+      compress_job (pd, w->engine, job);
       pthread_mutex_lock (&pd->lock);
       job->done = 1;
       pthread_cond_signal (&pd->completed);
@@ -217,7 +200,8 @@ emit_job (pdeflate_t *pd, job_t *job, uint64_t seq)
 {
   if (job->err)
     return fail (job->err, "compression", "%s failed on block %llu",
-                 deflate_engine_library (job_level (pd, job)),
+                 job->verdict == PROBE_SPARSE ? "the zero-run writer"
+                 : deflate_engine_library (pd->level),
                  (unsigned long long)seq);
   if (pd->algo == COMPRESS_ZLIB)
     pd->adler = adler32_combine (pd->adler, job->adler, job->len);
@@ -226,7 +210,7 @@ emit_job (pdeflate_t *pd, job_t *job, uint64_t seq)
       pd->nstored++;
       return emit_stored (pd, job);
     }
-  pd->nfast += job->verdict == PROBE_DEFLATE_FAST;
+  pd->nsparse += job->verdict == PROBE_SPARSE;
   return pd->sink (pd->sink_ctx, job->out, job->outlen);
 }
 
@@ -297,7 +281,7 @@ submit_job (pdeflate_t *pd, int last)
     }
   else
     {
-      compress_job (pd, &pd->inline_engines, job);
+      compress_job (pd, pd->inline_engine, job);
       pd->filling++;
     }
   /* At the end, every job must be out; before, the job that last
@@ -354,11 +338,11 @@ zlib_header (unsigned char hdr[2], int level, int window_bits)
 
 void
 pdeflate_counts (const pdeflate_t *pd, uint64_t *r_blocks,
-                 uint64_t *r_stored, uint64_t *r_fast)
+                 uint64_t *r_stored, uint64_t *r_sparse)
 {
   *r_blocks = pd->emitted;
   *r_stored = pd->nstored;
-  *r_fast = pd->nfast;
+  *r_sparse = pd->nsparse;
 }
 
 
@@ -381,39 +365,21 @@ pdeflate_finish (pdeflate_t *pd)
 }
 
 
-/* Make the engines of one thread for PD.  */
+/* Make the engine of one thread for PD.  */
 static gpg_error_t
-engines_new (pdeflate_t *pd, struct engines *engines)
+engine_new (pdeflate_t *pd, deflate_engine_t **r_engine)
 {
   gpg_error_t err;
 
-  err = deflate_engine_new (&engines->asked, pd->level, pd->window_bits);
+  err = deflate_engine_new (r_engine, pd->level, pd->window_bits);
   if (err)
     return fail (err, "compression", "%s: %s",
                  deflate_engine_library (pd->level), gpg_strerror (err));
-  if (pd->fast_level == pd->level)
-    {
-      engines->fast = engines->asked;
-      return 0;
-    }
-  err = deflate_engine_new (&engines->fast, pd->fast_level, pd->window_bits);
-  if (err)
-    return fail (err, "compression", "%s: %s",
-                 deflate_engine_library (pd->fast_level), gpg_strerror (err));
   return 0;
 }
 
 
-static void
-engines_release (struct engines *engines)
-{
-  if (engines->fast != engines->asked)
-    deflate_engine_release (engines->fast);
-  deflate_engine_release (engines->asked);
-}
-
-
-/* Start NTHREADS workers, each with engines of its own.  */
+/* Start NTHREADS workers, each with an engine of its own.  */
 static gpg_error_t
 start_workers (pdeflate_t *pd, int nthreads)
 {
@@ -429,7 +395,7 @@ start_workers (pdeflate_t *pd, int nthreads)
     {
       w = &pd->workers[i];
       w->pd = pd;
-      err = engines_new (pd, &w->engines);
+      err = engine_new (pd, &w->engine);
       if (err)
         return err;
       rc = pthread_create (&w->thread, NULL, worker_main, w);
@@ -456,7 +422,6 @@ pdeflate_new (pdeflate_t **r_pd, int algo, int level, int nthreads,
     return fail (gpg_error_from_syserror (), "out of core", NULL);
   pd->algo = algo;
   pd->level = level;
-  pd->fast_level = level < FAST_LEVEL ? level : FAST_LEVEL;
   pd->window_bits = algo == COMPRESS_ZIP ? ZIP_WINDOW_BITS : ZLIB_WINDOW_BITS;
   pd->sink = sink;
   pd->sink_ctx = sink_ctx;
@@ -479,7 +444,7 @@ pdeflate_new (pdeflate_t **r_pd, int algo, int level, int nthreads,
     }
   if (nthreads > 1)
     return start_workers (pd, nthreads);
-  return engines_new (pd, &pd->inline_engines);
+  return engine_new (pd, &pd->inline_engine);
 }
 
 
@@ -498,9 +463,9 @@ pdeflate_release (pdeflate_t *pd)
     {
       if (pd->workers[i].started)
         pthread_join (pd->workers[i].thread, NULL);
-      engines_release (&pd->workers[i].engines);
+      deflate_engine_release (pd->workers[i].engine);
     }
-  engines_release (&pd->inline_engines);
+  deflate_engine_release (pd->inline_engine);
   free (pd->workers);
   free (pd->jobs);
   pthread_cond_destroy (&pd->completed);

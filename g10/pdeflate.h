@@ -50,9 +50,9 @@ gpg_error_t pdeflate_write (void *ctx, const unsigned char *buf, size_t len);
 gpg_error_t pdeflate_finish (pdeflate_t *pd);
 
 /* The blocks PD has written so far, how many of them were stored,
- * and how many deflated at the fastest level (compress-probe.h).  */
+ * and how many written by deflate_sparse (compress-probe.h).  */
 void pdeflate_counts (const pdeflate_t *pd, uint64_t *r_blocks,
-                      uint64_t *r_stored, uint64_t *r_fast);
+                      uint64_t *r_stored, uint64_t *r_sparse);
 
 /* Stop the threads, waiting for them, and free PD; after an error
  * too, so that no thread outlives the stream.  */

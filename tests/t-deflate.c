@@ -19,8 +19,10 @@
  * boundaries, the blocks all random are stored and the blocks mostly
  * text are deflated, again the same stream for every thread count.
  * Random bytes among runs of zeros, like a tar of compressed files,
- * are deflated at the fastest level: at every level the stream is
- * the one level 1 writes, and the zeros are gone from it.
+ * go to deflate_sparse (t-deflate-sparse.c tests it alone): at every
+ * level every such block is written so, the same stream for every
+ * thread count, and the zeros are gone from it; random bytes among
+ * single zeros do not.
  * Also: an error of the sink stops the stream, is returned by every
  * later call, and the threads are gone after pdeflate_release (which
  * ThreadSanitizer and LeakSanitizer would see otherwise).
@@ -41,7 +43,7 @@ struct out
 {
   struct test_buf buf;
   size_t fail_after;    /* Fail the call that would pass this many.  */
-  uint64_t blocks, stored, fast;        /* pdeflate_counts at the end.  */
+  uint64_t blocks, stored, sparse;      /* pdeflate_counts at the end.  */
 };
 
 static gpg_error_t
@@ -76,7 +78,7 @@ deflate_input (const unsigned char *in, size_t len, int algo, int level,
   if (!err)
     err = pdeflate_finish (pd);
   if (!err)
-    pdeflate_counts (pd, &out->blocks, &out->stored, &out->fast);
+    pdeflate_counts (pd, &out->blocks, &out->stored, &out->sparse);
   pdeflate_release (pd);
   return err;
 }
@@ -109,9 +111,10 @@ inflates_to (const struct out *stream, int algo, const unsigned char *want,
   return ok;
 }
 
-enum kind { RANDOM, ZEROS, TEXT, MIXED, SPARSE };
+enum kind { RANDOM, ZEROS, TEXT, MIXED, SPARSE, SCATTERED };
 static const char *const kind_names[] = { "random", "zeros", "text",
-                                          "mixed", "random among zeros" };
+                                          "mixed", "random among zeros",
+                                          "random and single zeros" };
 
 /* MIXED input: text, then random bytes, over and over, in runs that
  * do not line up with the blocks.  */
@@ -146,6 +149,19 @@ fill_sparse (unsigned char *buf, size_t len)
     }
 }
 
+/* SCATTERED input: random bytes, every fourth a zero, as the zeros of
+ * machine code and tables lie among other bytes and not in runs.  */
+static void
+fill_scattered (unsigned char *buf, size_t len)
+{
+  size_t i;
+
+  prng_fill (buf, len);
+  for (i = 0; i < len; i++)
+    if (!buf[i] || i % 4 == 3)
+      buf[i] = i % 4 == 3 ? 0 : 1;
+}
+
 static void
 fill_mixed (unsigned char *buf, size_t len)
 {
@@ -172,6 +188,8 @@ fill (unsigned char *buf, size_t len, enum kind kind)
     fill_mixed (buf, len);
   else if (kind == SPARSE)
     fill_sparse (buf, len);
+  else if (kind == SCATTERED)
+    fill_scattered (buf, len);
   else if (kind == RANDOM)
     prng_fill (buf, len);
   else if (kind == ZEROS)
@@ -360,33 +378,48 @@ walk_blocks (const struct out *stream, int algo, size_t len, struct blocks *bl)
 }
 
 /* STREAM is the SPARSE input IN (LEN bytes, whole blocks) compressed
- * with ALGO: every block went to the fast engine (all but the empty
- * one that ends the stream), so the stream is level 1's (but for the
- * level in a zlib header), and the zeros are gone from it.  */
+ * with ALGO at LEVEL by 2 threads: every block went to deflate_sparse
+ * (all but the empty one that ends the stream), zlib reads it, 1 and
+ * 4 threads write the same, and each of its runs of 300 zeros or
+ * more costs under 20 bytes: a stored block's header, a Huffman
+ * block's bits and a match for every 258 zeros.  */
 static void
-check_sparse (const unsigned char *in, size_t len, int algo,
+check_sparse (const unsigned char *in, size_t len, int algo, int level,
               const struct out *stream, const char *what)
 {
-  struct out fast = { 0 };
-  size_t zeros = 0, i, skip = algo == COMPRESS_ZLIB ? 2 : 0;
+  static const int threads[] = { 1, 4 };
+  struct out other;
+  size_t zeros = 0, runs = 0, run, i;
   gpg_error_t err;
 
-  check (stream->fast == len / B && !stream->stored,
-         "%s: %llu of %llu blocks deflated at the fastest level, %llu stored",
-         what, (unsigned long long)stream->fast,
+  check (stream->sparse == len / B && !stream->stored,
+         "%s: %llu of %llu blocks written by deflate_sparse, %llu stored",
+         what, (unsigned long long)stream->sparse,
          (unsigned long long)stream->blocks,
          (unsigned long long)stream->stored);
-  err = deflate_input (in, len, algo, 1, 1, 0, &fast);
-  check (!err && fast.buf.len == stream->buf.len
-         && !memcmp (fast.buf.data + skip, stream->buf.data + skip,
-                     fast.buf.len - skip),
-         "%s: not the stream of level 1", what);
-  for (i = 0; i < len; i++)
-    zeros += !in[i];
-  check (stream->buf.len < len - zeros / 2,
-         "%s: %zu bytes, %zu of them zeros, became %zu", what, len, zeros,
-         stream->buf.len);
-  free (fast.buf.data);
+  check (inflates_to (stream, algo, in, len), "%s: zlib reads it", what);
+  for (i = 0; i < sizeof threads / sizeof *threads; i++)
+    {
+      memset (&other, 0, sizeof other);
+      err = deflate_input (in, len, algo, level, threads[i], 1, &other);
+      check (!err && other.buf.len == stream->buf.len
+             && !memcmp (other.buf.data, stream->buf.data, other.buf.len),
+             "%s: %d threads wrote another stream", what, threads[i]);
+      free (other.buf.data);
+    }
+  for (i = 0; i < len; i += run)
+    {
+      for (run = 1; i + run < len && !in[i] && !in[i + run]; run++)
+        ;
+      if (!in[i] && run >= 300)
+        {
+          zeros += run;
+          runs++;
+        }
+    }
+  check (stream->buf.len <= len - zeros + 20 * runs,
+         "%s: %zu bytes, %zu of them in %zu runs of zeros, became %zu",
+         what, len, zeros, runs, stream->buf.len);
 }
 
 /* Compress KIND input of LEN bytes at LEVEL and check which blocks
@@ -440,10 +473,10 @@ check_stored_kind (enum kind kind, size_t len, int algo, int level)
            "%s: text not deflated: %zu bytes, %zu stored", what,
            stream.buf.len, nstored);
   if (kind == SPARSE)
-    check_sparse (in, len, algo, &stream, what);
+    check_sparse (in, len, algo, level, &stream, what);
   else
-    check (!stream.fast, "%s: %llu blocks deflated at the fastest level",
-           what, (unsigned long long)stream.fast);
+    check (!stream.sparse, "%s: %llu blocks written by deflate_sparse",
+           what, (unsigned long long)stream.sparse);
   free (bl.stored);
   free (bl.compressed);
   free (stream.buf.data);
@@ -465,6 +498,7 @@ check_stored (void)
         check_stored_kind (ZEROS, LARGE, algo, levels[l]);
         check_stored_kind (MIXED, LARGE, algo, levels[l]);
         check_stored_kind (SPARSE, 24 * B, algo, levels[l]);
+        check_stored_kind (SCATTERED, 8 * B, algo, levels[l]);
       }
 }
 
