@@ -115,6 +115,24 @@ PY
     "['cipherbench_results', 'sfbench_results']" ]
   [ "$(py_json "$T/r.json" "j['sfbench_results'][0]['sfbench']")" = \
     "$(py_json "$T/sfbench.json" "j['results'][0]['sfenc_mibs']")" ]
+  # The rows of each thread count stay apart.
+  "$SFBENCH" --size 1 --runs 1 --algo cast5 --threads 1,2 --no-decrypt \
+    --no-rnp --no-gpg --no-openssl --format json > "$T/t12.json"
+  run "$SFREPORT" --format json "$T/t12.json"
+  [ "$status" -eq 0 ]
+  echo "$output" > "$T/t.json"
+  [ "$(py_json "$T/t.json" "sorted(r['threads'] for r in j['sfbench_results'] if r['algo'] == 'CAST5')")" = \
+    "['1', '2']" ]
+  # A label that would name two columns of a table.
+  cp "$T/t12.json" "$T/threads.json"
+  run "$SFREPORT" "$T/threads.json"
+  [ "$status" -eq 2 ]
+  [ "${#lines[@]}" -eq 1 ]
+  [[ $output == *"threads: a file's label is also a column"* ]]
+  run "$SFREPORT" "$T/hw.json" --label hw "$T/nohw.json"
+  [ "$status" -eq 2 ]
+  [ "${#lines[@]}" -eq 1 ]
+  [[ $output == *"hw: two files of one tool have this label"* ]]
   printf '{"tool": "cipherbench", "results": [' > "$T/broken.json"
   run "$SFREPORT" "$T/broken.json"
   [ "$status" -eq 2 ]

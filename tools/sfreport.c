@@ -32,7 +32,7 @@ static const struct
   const char *tool, *table, *keys, *value;
 } tool_defaults[] =
   {
-    { "sfbench", "results", "algo,op", "sfenc_mibs" },
+    { "sfbench", "results", "algo,impl,threads,op", "sfenc_mibs" },
     { "cipherbench", "results", "algo,impl,mode,bytes", "mibs" },
     { "buildmatrix", "builds", "build", "cfb_mibs" }
   };
@@ -339,6 +339,25 @@ collect (struct combination *cb, size_t j, const struct source *s)
 }
 
 
+/* Die unless the label of CB's source J names a column of its own:
+ * not a key column, not the label of an earlier source.  */
+static void
+check_label (const struct combination *cb, size_t j)
+{
+  const char *label = sources[cb->src[j]].label;
+  size_t k;
+
+  for (k = 0; k < cb->nkeys; k++)
+    if (!strcmp (label, cb->keys[k]))
+      bench_die (label, "a file's label is also a column of its table;"
+                 " give the file another with --label");
+  for (k = 0; k < j; k++)
+    if (!strcmp (label, sources[cb->src[k]].label))
+      bench_die (label, "two files of one tool have this label;"
+                 " give one of them another with --label");
+}
+
+
 /* The table of CB: the key columns, then a value and a ratio column
  * per source (no ratio for the baseline), then the geometric means.  */
 static void
@@ -361,6 +380,7 @@ add_combined_table (report_t *rep, struct combination *cb)
     {
       const char *label = sources[cb->src[j]].label;
 
+      check_label (cb, j);
       c_val[j] = report_add_column (tab, label, label, REPORT_NUM, 1, 0);
       if (j != cb->base)
         c_ratio[j] = report_add_column
