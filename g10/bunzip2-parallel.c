@@ -867,6 +867,8 @@ pbunzip2_new (pbunzip2_t **r_pu, int nthreads, source_fn_t source,
     return fail (gpg_error_from_syserror (), "out of core", NULL);
   pu->source = source;
   pu->source_ctx = source_ctx;
+  if (nthreads > PBUNZIP2_THREADS_MAX)
+    nthreads = PBUNZIP2_THREADS_MAX;
   pu->npieces = 2 * (size_t)nthreads + 1;
   pthread_mutex_init (&pu->lock, NULL);
   pthread_cond_init (&pu->submitted, NULL);

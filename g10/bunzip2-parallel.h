@@ -15,6 +15,10 @@
  * most 2 MiB of its output; a block whose output is larger is
  * decoded again by the reading thread, straight into its reader.
  * Each decoding libbz2 takes 100 kB plus 4 times the block size.
+ * That is up to 12.5 MB a thread at level 9, so no more than
+ * PBUNZIP2_THREADS_MAX threads run, which keeps the whole of sfenc -d
+ * under 64 MiB (issue 22): 9 pieces of 4.4 MB, 5 decoders of 3.7 MB
+ * (the reading thread's too) and sfenc's own few MB.
  */
 #ifndef SFENC_BUNZIP2_PARALLEL_H
 #define SFENC_BUNZIP2_PARALLEL_H
@@ -25,8 +29,10 @@
 
 typedef struct pbunzip2 pbunzip2_t;
 
+#define PBUNZIP2_THREADS_MAX 4
+
 /* Decompress the stream read from SOURCE on NTHREADS (2 or more)
- * threads.  */
+ * threads, or on PBUNZIP2_THREADS_MAX if that is fewer.  */
 gpg_error_t pbunzip2_new (pbunzip2_t **r_pu, int nthreads,
                           source_fn_t source, void *source_ctx);
 

@@ -404,7 +404,8 @@ PY
   [ -x /usr/bin/time ] || { echo "/usr/bin/time is missing (Debian package 'time'): cannot measure peak memory" >&2; return 1; }
   head -c $((24 * 1024 * 1024)) /dev/urandom > "$T/random"
   "${GPG[@]}" -c --compress-algo bzip2 --bzip2-compress-level 9 < "$T/random" > "$T/msg"
-  for threads in 2 4; do
+  # Beyond 4 threads, no more run (bunzip2-parallel.h).
+  for threads in 2 4 16 64; do
     /usr/bin/time -f %M -o "$T/rss" "${SF[@]}" --threads $threads -d "$T/msg" | cmp - "$T/random"
     echo "--threads $threads: peak RSS $(cat "$T/rss") KiB"
     [ "$(cat "$T/rss")" -lt "$(rss_limit 65536)" ]
