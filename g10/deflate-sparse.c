@@ -199,7 +199,7 @@ zero_word (const unsigned char *p)
 
 
 /* The first run of at least RUN_MIN zeros in IN from FROM up to LEN,
- * where IN[FROM - 1] is not zero: 1 with its start and end in
+ * counted from FROM at the earliest: 1 with its start and end in
  * *R_START and *R_END, or 0.  */
 static int
 find_run (const unsigned char *in, size_t from, size_t len,
