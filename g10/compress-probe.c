@@ -66,25 +66,6 @@ count_bytes (uint32_t counts[4][256], const unsigned char *p, size_t len)
 }
 
 
-/* The zeros of the LEN bytes at P that lie in runs of at least
- * DEFLATE_SPARSE_RUN_MIN.  */
-static uint64_t
-zeros_in_runs (const unsigned char *p, size_t len)
-{
-  size_t i, run;
-  uint64_t zeros = 0;
-
-  for (i = 0; i < len; i += run + 1)
-    {
-      for (run = 0; i + run < len && !p[i + run]; run++)
-        ;
-      if (run >= DEFLATE_SPARSE_RUN_MIN)
-        zeros += run;
-    }
-  return zeros;
-}
-
-
 enum compress_probe_verdict
 compress_probe (const unsigned char *block, size_t len)
 {
@@ -118,6 +99,7 @@ compress_probe (const unsigned char *block, size_t len)
    * deflate compresses with the bytes around them, mostly do not.  */
   in_runs = 0;
   for (k = 0; k < npieces; k++)
-    in_runs += zeros_in_runs (block + k * (len / npieces), piece_len);
+    in_runs += deflate_sparse_zeros_in_runs (block + k * (len / npieces),
+                                             piece_len);
   return 2 * in_runs >= zeros ? PROBE_SPARSE : PROBE_DEFLATE;
 }

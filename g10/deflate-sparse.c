@@ -230,6 +230,20 @@ find_run (const unsigned char *in, size_t from, size_t len,
 }
 
 
+size_t
+deflate_sparse_zeros_in_runs (const unsigned char *p, size_t len)
+{
+  size_t pos = 0, start, end, zeros = 0;
+
+  while (find_run (p, pos, len, &start, &end))
+    {
+      zeros += end - start;
+      pos = end;
+    }
+  return zeros;
+}
+
+
 gpg_error_t
 deflate_sparse (const unsigned char *in, size_t len, int last,
                 unsigned char *out, size_t outmax, size_t *r_outlen)

@@ -25,6 +25,10 @@
 /* The shortest run of zeros written as matches.  */
 #define DEFLATE_SPARSE_RUN_MIN 16
 
+/* The zeros of the LEN bytes at P that lie in runs of at least
+ * DEFLATE_SPARSE_RUN_MIN, those deflate_sparse writes as matches.  */
+size_t deflate_sparse_zeros_in_runs (const unsigned char *p, size_t len);
+
 /* Write the LEN bytes at IN as raw deflate blocks into OUT, which
  * has room for OUTMAX bytes; end the stream when LAST.  Store the
  * output length at *R_OUTLEN.  The output is never longer than LEN
