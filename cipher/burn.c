@@ -32,40 +32,76 @@ burn_stack (void)
 
 
 #if defined(__x86_64__) || defined(__i386__)
-/* True when the OS saves the AVX state, so that VZEROALL may run.  */
-static int
-have_avx (void)
+/* Which vector registers the OS saves, and so which there are to clear:
+ * VZEROALL clears the sixteen YMM registers and leaves ZMM16-31 alone,
+ * where glibc's EVEX memcpy moves 32 bytes at a time, so a key schedule
+ * copied by memcpy (libgcrypt copies its contexts) stays there.  */
+enum vector_state { VECTORS_SSE, VECTORS_AVX, VECTORS_AVX512 };
+
+static enum vector_state
+saved_vector_state (void)
 {
   unsigned int eax, ebx, ecx, edx, xcr0_lo, xcr0_hi;
 
   if (!__get_cpuid (1, &eax, &ebx, &ecx, &edx)
       || !(ecx & bit_OSXSAVE) || !(ecx & bit_AVX))
-    return 0;
+    return VECTORS_SSE;
   __asm__ ("xgetbv" : "=a" (xcr0_lo), "=d" (xcr0_hi) : "c" (0));
-  return (xcr0_lo & 6) == 6;
+  if ((xcr0_lo & 0x06) != 0x06)
+    return VECTORS_SSE;
+  /* XCR0 bits 5-7: the opmask registers, the upper halves of ZMM0-15
+   * and ZMM16-31.  */
+  if ((xcr0_lo & 0xe0) == 0xe0
+      && __get_cpuid_count (7, 0, &eax, &ebx, &ecx, &edx)
+      && (ebx & bit_AVX512F))
+    return VECTORS_AVX512;
+  return VECTORS_AVX;
 }
 
 static void
 clear_vector_registers (void)
 {
-  static int avx = -1;
+  static int state = -1;
 
-  if (avx < 0)
-    avx = have_avx ();
-  if (avx)
-    __asm__ volatile ("vzeroall" ::: "memory");
-  else
-    __asm__ volatile ("pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\t"
-                      "pxor %%xmm2, %%xmm2\n\tpxor %%xmm3, %%xmm3\n\t"
-                      "pxor %%xmm4, %%xmm4\n\tpxor %%xmm5, %%xmm5\n\t"
-                      "pxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7"
-                      ::: "memory");
+  if (state < 0)
+    state = saved_vector_state ();
+  if (state == VECTORS_SSE)
+    {
+      __asm__ volatile ("pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\t"
+                        "pxor %%xmm2, %%xmm2\n\tpxor %%xmm3, %%xmm3\n\t"
+                        "pxor %%xmm4, %%xmm4\n\tpxor %%xmm5, %%xmm5\n\t"
+                        "pxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7"
+                        ::: "memory");
 # ifdef __x86_64__
-  if (!avx)
-    __asm__ volatile ("pxor %%xmm8, %%xmm8\n\tpxor %%xmm9, %%xmm9\n\t"
-                      "pxor %%xmm10, %%xmm10\n\tpxor %%xmm11, %%xmm11\n\t"
-                      "pxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\t"
-                      "pxor %%xmm14, %%xmm14\n\tpxor %%xmm15, %%xmm15"
+      __asm__ volatile ("pxor %%xmm8, %%xmm8\n\tpxor %%xmm9, %%xmm9\n\t"
+                        "pxor %%xmm10, %%xmm10\n\tpxor %%xmm11, %%xmm11\n\t"
+                        "pxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\t"
+                        "pxor %%xmm14, %%xmm14\n\tpxor %%xmm15, %%xmm15"
+                        ::: "memory");
+# endif
+      return;
+    }
+  __asm__ volatile ("vzeroall" ::: "memory");
+# ifdef __x86_64__
+  /* A VEX or EVEX write to a register zeroes it up to its full width;
+   * the 512-bit form needs AVX512F alone.  */
+  if (state == VECTORS_AVX512)
+    __asm__ volatile ("vpxord %%zmm16, %%zmm16, %%zmm16\n\t"
+                      "vpxord %%zmm17, %%zmm17, %%zmm17\n\t"
+                      "vpxord %%zmm18, %%zmm18, %%zmm18\n\t"
+                      "vpxord %%zmm19, %%zmm19, %%zmm19\n\t"
+                      "vpxord %%zmm20, %%zmm20, %%zmm20\n\t"
+                      "vpxord %%zmm21, %%zmm21, %%zmm21\n\t"
+                      "vpxord %%zmm22, %%zmm22, %%zmm22\n\t"
+                      "vpxord %%zmm23, %%zmm23, %%zmm23\n\t"
+                      "vpxord %%zmm24, %%zmm24, %%zmm24\n\t"
+                      "vpxord %%zmm25, %%zmm25, %%zmm25\n\t"
+                      "vpxord %%zmm26, %%zmm26, %%zmm26\n\t"
+                      "vpxord %%zmm27, %%zmm27, %%zmm27\n\t"
+                      "vpxord %%zmm28, %%zmm28, %%zmm28\n\t"
+                      "vpxord %%zmm29, %%zmm29, %%zmm29\n\t"
+                      "vpxord %%zmm30, %%zmm30, %%zmm30\n\t"
+                      "vpxord %%zmm31, %%zmm31, %%zmm31"
                       ::: "memory");
 # endif
 }
