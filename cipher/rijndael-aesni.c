@@ -39,6 +39,7 @@
  * (ECB); NIST CAVP AESAVS KAT_AES.zip (GFSbox, KeySbox, VarKey).
  */
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stddef.h>
 #include <string.h>
@@ -77,7 +78,7 @@ typedef struct
 
 
 static int
-aesni_usable (void)
+aesni_probe (void)
 {
   unsigned int eax, ebx, ecx, edx;
 
@@ -91,7 +92,7 @@ aesni_usable (void)
  * that execute it at the rate of the 128-bit instructions.  Besides
  * the CPU flags, the OS must save the YMM registers (XCR0 bits 1-2).  */
 static int
-vaes_usable (void)
+vaes_probe (void)
 {
   unsigned int eax, ebx, ecx, edx, xcr0_lo, xcr0_hi;
 
@@ -109,17 +110,48 @@ vaes_usable (void)
 /* The 512-bit VAES instructions, with AVX-512F, and the OS saving
  * the ZMM registers besides the YMM ones (XCR0 bits 5-7).  */
 static int
-vaes512_usable (void)
+vaes512_probe (void)
 {
   unsigned int eax, ebx, ecx, edx, xcr0_lo, xcr0_hi;
 
-  if (!vaes_usable ())
+  if (!vaes_probe ())
     return 0;
   __asm__ ("xgetbv" : "=a" (xcr0_lo), "=d" (xcr0_hi) : "c" (0));
   if ((xcr0_lo & 0xe6) != 0xe6
       || !__get_cpuid_count (7, 0, &eax, &ebx, &ecx, &edx))
     return 0;
   return (ebx & bit_AVX512F) != 0;
+}
+
+/* The probes' answers, asked once: in a virtual machine CPUID traps
+ * to the hypervisor, and every key set (one or more per message, per
+ * fuzzing input) asks.  SFENC_DISABLE_HWF is still read each time.  */
+enum
+  {
+    CPU_PROBED = 1, CPU_AESNI = 2, CPU_VAES = 4, CPU_VAES512 = 8
+  };
+
+static _Atomic int cpu_features;
+
+static int
+cpu_has (int feature)
+{
+  int f = atomic_load_explicit (&cpu_features, memory_order_relaxed);
+
+  if (!f)
+    {
+      f = CPU_PROBED | (aesni_probe () ? CPU_AESNI : 0)
+          | (vaes_probe () ? CPU_VAES : 0)
+          | (vaes512_probe () ? CPU_VAES512 : 0);
+      atomic_store_explicit (&cpu_features, f, memory_order_relaxed);
+    }
+  return (f & feature) != 0;
+}
+
+static int
+aesni_usable (void)
+{
+  return cpu_has (CPU_AESNI);
 }
 
 AESNI_INLINE __m128i
@@ -178,10 +210,10 @@ setkey_checked (void *ctx, const unsigned char *key, size_t keylen,
    * serial modes load anyway.  */
   sf_wipememory (ctx, sizeof (aesni_context_t));
   expand_key (ctx, key, keylen);
-  ((aesni_context_t *)ctx)->use_vaes = vaes_usable ()
+  ((aesni_context_t *)ctx)->use_vaes = cpu_has (CPU_VAES)
                                        && !sf_hwf_disabled ("vaes");
   ((aesni_context_t *)ctx)->use_vaes512 = ((aesni_context_t *)ctx)->use_vaes
-                                          && vaes512_usable ()
+                                          && cpu_has (CPU_VAES512)
                                           && !sf_hwf_disabled ("avx512");
   return 0;
 }

@@ -42,6 +42,7 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <immintrin.h>
 #include <cpuid.h>
@@ -50,9 +51,8 @@
 #define SHA1_SHANI_INLINE                                               \
   static inline __attribute__ ((always_inline, target (SHA1_SHANI_ISA)))
 
-/* True when the processor has the SHA extensions, SSSE3 and SSE4.1.  */
 static inline int
-sha1_shani_cpu_usable (void)
+sha1_shani_cpu_probe (void)
 {
   unsigned int eax, ebx, ecx, edx;
 
@@ -62,6 +62,25 @@ sha1_shani_cpu_usable (void)
   if (!__get_cpuid_count (7, 0, &eax, &ebx, &ecx, &edx))
     return 0;
   return !!(ebx & bit_SHA);
+}
+
+/* True when the processor has the SHA extensions, SSSE3 and SSE4.1.
+ * Probed once per file that includes this: CPUID traps to the
+ * hypervisor in a virtual machine, and the stitched CFB's spec is
+ * looked up for every message.  */
+static inline int
+sha1_shani_cpu_usable (void)
+{
+  /* 0 not probed yet, 1 not usable, 2 usable.  */
+  static _Atomic int probed;
+  int p = atomic_load_explicit (&probed, memory_order_relaxed);
+
+  if (!p)
+    {
+      p = sha1_shani_cpu_probe () ? 2 : 1;
+      atomic_store_explicit (&probed, p, memory_order_relaxed);
+    }
+  return p == 2;
 }
 
 /* Four message words from sixteen message BYTES as loaded, in the
