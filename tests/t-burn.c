@@ -15,7 +15,22 @@
 
 #define PATTERN 0xa5
 
+/* The asm that loads (LOAD) or stores (STORE) registers 0-15 of kind
+ * R with INSN, register N from or to the 64 bytes at %0 + 64 N, and
+ * (REGS16_HIGH) registers 16-31.  */
+#define REGS8(op, insn, r, a, b, c, d, e, f, g, h)                      \
+  op (insn, r, a) op (insn, r, b) op (insn, r, c) op (insn, r, d)       \
+  op (insn, r, e) op (insn, r, f) op (insn, r, g) op (insn, r, h)
+#define REGS16(op, insn, r)                                             \
+  REGS8 (op, insn, r, 0, 1, 2, 3, 4, 5, 6, 7)                           \
+  REGS8 (op, insn, r, 8, 9, 10, 11, 12, 13, 14, 15)
+#define REGS16_HIGH(op, insn, r)                                        \
+  REGS8 (op, insn, r, 16, 17, 18, 19, 20, 21, 22, 23)                   \
+  REGS8 (op, insn, r, 24, 25, 26, 27, 28, 29, 30, 31)
+
 #if defined(__x86_64__)
+# define LOAD(insn, r, n) insn " " #n "*64(%0), %%" r #n "\n\t"
+# define STORE(insn, r, n) insn " %%" r #n ", " #n "*64(%0)\n\t"
 # define N_REGS 32
 # define REG_BYTES 64
 
@@ -35,121 +50,54 @@ vector_width (size_t *nregs)
   return 16;
 }
 
+# define CLOBBERS16                                                     \
+  "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",       \
+  "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
+
 static void __attribute__ ((noinline))
 fill_xmm (const unsigned char *p)
 {
-  __asm__ volatile (
-    "movdqu 0x000(%0), %%xmm0\n\tmovdqu 0x040(%0), %%xmm1\n\t"
-    "movdqu 0x080(%0), %%xmm2\n\tmovdqu 0x0c0(%0), %%xmm3\n\t"
-    "movdqu 0x100(%0), %%xmm4\n\tmovdqu 0x140(%0), %%xmm5\n\t"
-    "movdqu 0x180(%0), %%xmm6\n\tmovdqu 0x1c0(%0), %%xmm7\n\t"
-    "movdqu 0x200(%0), %%xmm8\n\tmovdqu 0x240(%0), %%xmm9\n\t"
-    "movdqu 0x280(%0), %%xmm10\n\tmovdqu 0x2c0(%0), %%xmm11\n\t"
-    "movdqu 0x300(%0), %%xmm12\n\tmovdqu 0x340(%0), %%xmm13\n\t"
-    "movdqu 0x380(%0), %%xmm14\n\tmovdqu 0x3c0(%0), %%xmm15"
-    : : "r" (p)
-    : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
-      "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
-      "xmm15", "memory");
+  __asm__ volatile (REGS16 (LOAD, "movdqu", "xmm")
+                    : : "r" (p) : CLOBBERS16, "memory");
 }
 
 static void __attribute__ ((noinline))
 read_xmm (unsigned char *p)
 {
-  __asm__ volatile (
-    "movdqu %%xmm0, 0x000(%0)\n\tmovdqu %%xmm1, 0x040(%0)\n\t"
-    "movdqu %%xmm2, 0x080(%0)\n\tmovdqu %%xmm3, 0x0c0(%0)\n\t"
-    "movdqu %%xmm4, 0x100(%0)\n\tmovdqu %%xmm5, 0x140(%0)\n\t"
-    "movdqu %%xmm6, 0x180(%0)\n\tmovdqu %%xmm7, 0x1c0(%0)\n\t"
-    "movdqu %%xmm8, 0x200(%0)\n\tmovdqu %%xmm9, 0x240(%0)\n\t"
-    "movdqu %%xmm10, 0x280(%0)\n\tmovdqu %%xmm11, 0x2c0(%0)\n\t"
-    "movdqu %%xmm12, 0x300(%0)\n\tmovdqu %%xmm13, 0x340(%0)\n\t"
-    "movdqu %%xmm14, 0x380(%0)\n\tmovdqu %%xmm15, 0x3c0(%0)"
-    : : "r" (p) : "memory");
+  __asm__ volatile (REGS16 (STORE, "movdqu", "xmm") : : "r" (p) : "memory");
 }
 
 static void __attribute__ ((noinline, target ("avx")))
 fill_ymm (const unsigned char *p)
 {
-  __asm__ volatile (
-    "vmovdqu 0x000(%0), %%ymm0\n\tvmovdqu 0x040(%0), %%ymm1\n\t"
-    "vmovdqu 0x080(%0), %%ymm2\n\tvmovdqu 0x0c0(%0), %%ymm3\n\t"
-    "vmovdqu 0x100(%0), %%ymm4\n\tvmovdqu 0x140(%0), %%ymm5\n\t"
-    "vmovdqu 0x180(%0), %%ymm6\n\tvmovdqu 0x1c0(%0), %%ymm7\n\t"
-    "vmovdqu 0x200(%0), %%ymm8\n\tvmovdqu 0x240(%0), %%ymm9\n\t"
-    "vmovdqu 0x280(%0), %%ymm10\n\tvmovdqu 0x2c0(%0), %%ymm11\n\t"
-    "vmovdqu 0x300(%0), %%ymm12\n\tvmovdqu 0x340(%0), %%ymm13\n\t"
-    "vmovdqu 0x380(%0), %%ymm14\n\tvmovdqu 0x3c0(%0), %%ymm15"
-    : : "r" (p)
-    : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
-      "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
-      "xmm15", "memory");
+  __asm__ volatile (REGS16 (LOAD, "vmovdqu", "ymm")
+                    : : "r" (p) : CLOBBERS16, "memory");
 }
 
 static void __attribute__ ((noinline, target ("avx")))
 read_ymm (unsigned char *p)
 {
-  __asm__ volatile (
-    "vmovdqu %%ymm0, 0x000(%0)\n\tvmovdqu %%ymm1, 0x040(%0)\n\t"
-    "vmovdqu %%ymm2, 0x080(%0)\n\tvmovdqu %%ymm3, 0x0c0(%0)\n\t"
-    "vmovdqu %%ymm4, 0x100(%0)\n\tvmovdqu %%ymm5, 0x140(%0)\n\t"
-    "vmovdqu %%ymm6, 0x180(%0)\n\tvmovdqu %%ymm7, 0x1c0(%0)\n\t"
-    "vmovdqu %%ymm8, 0x200(%0)\n\tvmovdqu %%ymm9, 0x240(%0)\n\t"
-    "vmovdqu %%ymm10, 0x280(%0)\n\tvmovdqu %%ymm11, 0x2c0(%0)\n\t"
-    "vmovdqu %%ymm12, 0x300(%0)\n\tvmovdqu %%ymm13, 0x340(%0)\n\t"
-    "vmovdqu %%ymm14, 0x380(%0)\n\tvmovdqu %%ymm15, 0x3c0(%0)"
-    : : "r" (p) : "memory");
+  __asm__ volatile (REGS16 (STORE, "vmovdqu", "ymm") : : "r" (p) : "memory");
 }
 
 static void __attribute__ ((noinline, target ("avx512f")))
 fill_zmm (const unsigned char *p)
 {
-  __asm__ volatile (
-    "vmovdqu64 0x000(%0), %%zmm0\n\tvmovdqu64 0x040(%0), %%zmm1\n\t"
-    "vmovdqu64 0x080(%0), %%zmm2\n\tvmovdqu64 0x0c0(%0), %%zmm3\n\t"
-    "vmovdqu64 0x100(%0), %%zmm4\n\tvmovdqu64 0x140(%0), %%zmm5\n\t"
-    "vmovdqu64 0x180(%0), %%zmm6\n\tvmovdqu64 0x1c0(%0), %%zmm7\n\t"
-    "vmovdqu64 0x200(%0), %%zmm8\n\tvmovdqu64 0x240(%0), %%zmm9\n\t"
-    "vmovdqu64 0x280(%0), %%zmm10\n\tvmovdqu64 0x2c0(%0), %%zmm11\n\t"
-    "vmovdqu64 0x300(%0), %%zmm12\n\tvmovdqu64 0x340(%0), %%zmm13\n\t"
-    "vmovdqu64 0x380(%0), %%zmm14\n\tvmovdqu64 0x3c0(%0), %%zmm15\n\t"
-    "vmovdqu64 0x400(%0), %%zmm16\n\tvmovdqu64 0x440(%0), %%zmm17\n\t"
-    "vmovdqu64 0x480(%0), %%zmm18\n\tvmovdqu64 0x4c0(%0), %%zmm19\n\t"
-    "vmovdqu64 0x500(%0), %%zmm20\n\tvmovdqu64 0x540(%0), %%zmm21\n\t"
-    "vmovdqu64 0x580(%0), %%zmm22\n\tvmovdqu64 0x5c0(%0), %%zmm23\n\t"
-    "vmovdqu64 0x600(%0), %%zmm24\n\tvmovdqu64 0x640(%0), %%zmm25\n\t"
-    "vmovdqu64 0x680(%0), %%zmm26\n\tvmovdqu64 0x6c0(%0), %%zmm27\n\t"
-    "vmovdqu64 0x700(%0), %%zmm28\n\tvmovdqu64 0x740(%0), %%zmm29\n\t"
-    "vmovdqu64 0x780(%0), %%zmm30\n\tvmovdqu64 0x7c0(%0), %%zmm31"
-    : : "r" (p)
-    : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
-      "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
-      "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21",
-      "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28",
-      "xmm29", "xmm30", "xmm31", "memory");
+  __asm__ volatile (REGS16 (LOAD, "vmovdqu64", "zmm")
+                    REGS16_HIGH (LOAD, "vmovdqu64", "zmm")
+                    : : "r" (p)
+                    : CLOBBERS16, "xmm16", "xmm17", "xmm18", "xmm19",
+                      "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25",
+                      "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31",
+                      "memory");
 }
 
 static void __attribute__ ((noinline, target ("avx512f")))
 read_zmm (unsigned char *p)
 {
-  __asm__ volatile (
-    "vmovdqu64 %%zmm0, 0x000(%0)\n\tvmovdqu64 %%zmm1, 0x040(%0)\n\t"
-    "vmovdqu64 %%zmm2, 0x080(%0)\n\tvmovdqu64 %%zmm3, 0x0c0(%0)\n\t"
-    "vmovdqu64 %%zmm4, 0x100(%0)\n\tvmovdqu64 %%zmm5, 0x140(%0)\n\t"
-    "vmovdqu64 %%zmm6, 0x180(%0)\n\tvmovdqu64 %%zmm7, 0x1c0(%0)\n\t"
-    "vmovdqu64 %%zmm8, 0x200(%0)\n\tvmovdqu64 %%zmm9, 0x240(%0)\n\t"
-    "vmovdqu64 %%zmm10, 0x280(%0)\n\tvmovdqu64 %%zmm11, 0x2c0(%0)\n\t"
-    "vmovdqu64 %%zmm12, 0x300(%0)\n\tvmovdqu64 %%zmm13, 0x340(%0)\n\t"
-    "vmovdqu64 %%zmm14, 0x380(%0)\n\tvmovdqu64 %%zmm15, 0x3c0(%0)\n\t"
-    "vmovdqu64 %%zmm16, 0x400(%0)\n\tvmovdqu64 %%zmm17, 0x440(%0)\n\t"
-    "vmovdqu64 %%zmm18, 0x480(%0)\n\tvmovdqu64 %%zmm19, 0x4c0(%0)\n\t"
-    "vmovdqu64 %%zmm20, 0x500(%0)\n\tvmovdqu64 %%zmm21, 0x540(%0)\n\t"
-    "vmovdqu64 %%zmm22, 0x580(%0)\n\tvmovdqu64 %%zmm23, 0x5c0(%0)\n\t"
-    "vmovdqu64 %%zmm24, 0x600(%0)\n\tvmovdqu64 %%zmm25, 0x640(%0)\n\t"
-    "vmovdqu64 %%zmm26, 0x680(%0)\n\tvmovdqu64 %%zmm27, 0x6c0(%0)\n\t"
-    "vmovdqu64 %%zmm28, 0x700(%0)\n\tvmovdqu64 %%zmm29, 0x740(%0)\n\t"
-    "vmovdqu64 %%zmm30, 0x780(%0)\n\tvmovdqu64 %%zmm31, 0x7c0(%0)"
-    : : "r" (p) : "memory");
+  __asm__ volatile (REGS16 (STORE, "vmovdqu64", "zmm")
+                    REGS16_HIGH (STORE, "vmovdqu64", "zmm")
+                    : : "r" (p) : "memory");
 }
 
 static void
@@ -194,56 +142,29 @@ vector_width (size_t *nregs)
   return 16;
 }
 
+# define LOAD(insn, r, n) insn " " r #n ", [%0, #" #n "*64]\n\t"
+# define STORE LOAD
+
 static void __attribute__ ((noinline))
 fill_registers (const unsigned char *p, size_t width)
 {
   (void) width;
-  __asm__ volatile (
-    "ldr q0, [%0, #0x000]\n\tldr q1, [%0, #0x040]\n\t"
-    "ldr q2, [%0, #0x080]\n\tldr q3, [%0, #0x0c0]\n\t"
-    "ldr q4, [%0, #0x100]\n\tldr q5, [%0, #0x140]\n\t"
-    "ldr q6, [%0, #0x180]\n\tldr q7, [%0, #0x1c0]\n\t"
-    "ldr q8, [%0, #0x200]\n\tldr q9, [%0, #0x240]\n\t"
-    "ldr q10, [%0, #0x280]\n\tldr q11, [%0, #0x2c0]\n\t"
-    "ldr q12, [%0, #0x300]\n\tldr q13, [%0, #0x340]\n\t"
-    "ldr q14, [%0, #0x380]\n\tldr q15, [%0, #0x3c0]\n\t"
-    "ldr q16, [%0, #0x400]\n\tldr q17, [%0, #0x440]\n\t"
-    "ldr q18, [%0, #0x480]\n\tldr q19, [%0, #0x4c0]\n\t"
-    "ldr q20, [%0, #0x500]\n\tldr q21, [%0, #0x540]\n\t"
-    "ldr q22, [%0, #0x580]\n\tldr q23, [%0, #0x5c0]\n\t"
-    "ldr q24, [%0, #0x600]\n\tldr q25, [%0, #0x640]\n\t"
-    "ldr q26, [%0, #0x680]\n\tldr q27, [%0, #0x6c0]\n\t"
-    "ldr q28, [%0, #0x700]\n\tldr q29, [%0, #0x740]\n\t"
-    "ldr q30, [%0, #0x780]\n\tldr q31, [%0, #0x7c0]"
-    : : "r" (p)
-    : "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10",
-      "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19",
-      "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28",
-      "v29", "v30", "v31", "memory");
+  __asm__ volatile (REGS16 (LOAD, "ldr", "q") REGS16_HIGH (LOAD, "ldr", "q")
+                    : : "r" (p)
+                    : "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8",
+                      "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16",
+                      "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24",
+                      "v25", "v26", "v27", "v28", "v29", "v30", "v31",
+                      "memory");
 }
 
 static void __attribute__ ((noinline))
 read_registers (unsigned char *p, size_t width)
 {
   (void) width;
-  __asm__ volatile (
-    "str q0, [%0, #0x000]\n\tstr q1, [%0, #0x040]\n\t"
-    "str q2, [%0, #0x080]\n\tstr q3, [%0, #0x0c0]\n\t"
-    "str q4, [%0, #0x100]\n\tstr q5, [%0, #0x140]\n\t"
-    "str q6, [%0, #0x180]\n\tstr q7, [%0, #0x1c0]\n\t"
-    "str q8, [%0, #0x200]\n\tstr q9, [%0, #0x240]\n\t"
-    "str q10, [%0, #0x280]\n\tstr q11, [%0, #0x2c0]\n\t"
-    "str q12, [%0, #0x300]\n\tstr q13, [%0, #0x340]\n\t"
-    "str q14, [%0, #0x380]\n\tstr q15, [%0, #0x3c0]\n\t"
-    "str q16, [%0, #0x400]\n\tstr q17, [%0, #0x440]\n\t"
-    "str q18, [%0, #0x480]\n\tstr q19, [%0, #0x4c0]\n\t"
-    "str q20, [%0, #0x500]\n\tstr q21, [%0, #0x540]\n\t"
-    "str q22, [%0, #0x580]\n\tstr q23, [%0, #0x5c0]\n\t"
-    "str q24, [%0, #0x600]\n\tstr q25, [%0, #0x640]\n\t"
-    "str q26, [%0, #0x680]\n\tstr q27, [%0, #0x6c0]\n\t"
-    "str q28, [%0, #0x700]\n\tstr q29, [%0, #0x740]\n\t"
-    "str q30, [%0, #0x780]\n\tstr q31, [%0, #0x7c0]"
-    : : "r" (p) : "memory");
+  __asm__ volatile (REGS16 (STORE, "str", "q")
+                    REGS16_HIGH (STORE, "str", "q")
+                    : : "r" (p) : "memory");
 }
 
 /* The low 64 bits of V8-V15 are callee-saved: every function that
