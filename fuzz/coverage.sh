@@ -33,6 +33,13 @@ profdata=${LLVM_PROFDATA:-llvm-profdata-14}
 cov=${LLVM_COV:-llvm-cov-14}
 make=${MAKE:-make}
 
+# configure refuses a second build from a source tree configured in
+# place: say so before building anything.
+if [ -f "$srcdir/config.status" ] && [ ! -f "$out/build/config.status" ]; then
+  echo "coverage.sh: $srcdir is configured in place; build the fuzz" \
+    "harnesses out of tree or run make distclean there first" >&2
+  exit 2
+fi
 mkdir -p "$out/build"
 cd "$out/build"
 if [ ! -f config.status ]; then
