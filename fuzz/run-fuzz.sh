@@ -13,6 +13,12 @@
 # FLAGS are extra libFuzzer flags for every harness.  FUZZ_JOBS
 # harnesses (default 1) run at once, each still one libFuzzer job
 # with its own SECONDS: CI gives one per processor.
+#
+# With FUZZ_CORPUS_DIR set, each harness works in FUZZ_CORPUS_DIR/NAME
+# instead, seeded as above when it does not exist yet and kept after
+# the run, so that the next run goes on from the corpus this one left:
+# a record longer than one sitting is made in several runs of the
+# same build, their executions added up.
 srcdir=$1
 seconds=$2
 flags=$3
@@ -44,18 +50,28 @@ run_job () {
   out=findings/$name
   rm -rf "$out"
   mkdir -p "$out"
-  scratch=$(mktemp -d) || exit 1
-  mkdir "$scratch/corpus"
-  cp "$srcdir/corpus/$corpus"/* "$scratch/corpus/"
-  if [ -d "$srcdir/regress/$corpus" ]; then
-    cp "$srcdir/regress/$corpus"/* "$scratch/corpus/"
+  scratch=
+  if [ -n "$FUZZ_CORPUS_DIR" ]; then
+    work=$FUZZ_CORPUS_DIR/$name
+  else
+    scratch=$(mktemp -d) || exit 1
+    work=$scratch/corpus
+  fi
+  if [ ! -d "$work" ]; then
+    mkdir -p "$work" || exit 1
+    cp "$srcdir/corpus/$corpus"/* "$work/"
+    if [ -d "$srcdir/regress/$corpus" ]; then
+      cp "$srcdir/regress/$corpus"/* "$work/"
+    fi
   fi
   # shellcheck disable=SC2086 # FLAGS are words for libFuzzer, HWF for env.
   $hwf ./"$prog" -max_total_time="$seconds" -max_len="$(max_len "$corpus")" \
     -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    -artifact_prefix="$out/" $flags "$scratch/corpus" > "$out/log" 2>&1
+    -artifact_prefix="$out/" $flags "$work" > "$out/log" 2>&1
   rc=$?
-  rm -rf "$scratch"
+  if [ -n "$scratch" ]; then
+    rm -rf "$scratch"
+  fi
   echo "== $job: $seconds s"
   grep -E '^#[0-9]+[[:space:]]+DONE|^stat::' "$out/log"
   if [ "$rc" -ne 0 ] || ls "$out" | grep -qv '^log$'; then
