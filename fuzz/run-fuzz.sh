@@ -36,6 +36,17 @@ max_len () {
   esac
 }
 
+# True when directory $1 holds anything besides the log: libFuzzer
+# writes a crash, leak, timeout or OOM input there.
+has_artifact () {
+  for f in "$1"/*; do
+    if [ "$f" != "$1/log" ] && [ -e "$f" ]; then
+      return 0
+    fi
+  done
+  return 1
+}
+
 # Run one harness; its report (and what it found) is printed at its
 # end, whole, so that harnesses running at once do not mix theirs.
 run_job () {
@@ -74,7 +85,7 @@ run_job () {
   fi
   echo "== $job: $seconds s"
   grep -E '^#[0-9]+[[:space:]]+DONE|^stat::' "$out/log"
-  if [ "$rc" -ne 0 ] || ls "$out" | grep -qv '^log$'; then
+  if [ "$rc" -ne 0 ] || has_artifact "$out"; then
     echo "FAIL: $job found something (exit $rc); see $out/" >&2
     tail -n 40 "$out/log" >&2
     return 1
@@ -87,6 +98,7 @@ running=
 for job in "$@"; do
   run_job "$job" &
   running="$running $!"
+  # shellcheck disable=SC2086 # a list of process IDs, split on purpose.
   set -- $running
   if [ $# -ge "$parallel" ]; then
     wait "$1" || status=1
