@@ -315,3 +315,11 @@ bench_wait (int pid, double start, struct bench_usage *u)
   u->maxrss_kib = ru.ru_maxrss;
   return !(WIFEXITED (u->status) && WEXITSTATUS (u->status) == 0);
 }
+
+const char *
+bench_temp_dir (void)
+{
+  const char *tmp = getenv ("TMPDIR");
+
+  return tmp && *tmp ? tmp : "/tmp";
+}

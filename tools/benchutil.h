@@ -95,4 +95,7 @@ int bench_wait (int pid, double start, struct bench_usage *u);
 /* Monotonic seconds.  */
 double bench_now (void);
 
+/* Where temporary files go: $TMPDIR, else /tmp.  */
+const char *bench_temp_dir (void);
+
 #endif /*BENCHUTIL_H*/
