@@ -309,8 +309,8 @@ elf_machine (const char *file)
 }
 
 
-/* What kind of program FILE is, into BUF: "ELF, machine N" or the
- * first line of a script.  */
+/* What kind of program FILE is, into BUF: "ELF, e_machine N" or the
+ * first line of a script, after "a script, ".  */
 static void
 describe_program (const char *file, int machine, char *buf, size_t size)
 {
