@@ -288,6 +288,12 @@ hostile () {
     [ "${#lines[@]}" -eq 1 ]
     [[ $output == "sfreport: --key: no column named"* ]]
   done
+  # A message that quotes a file escapes its control characters.
+  result_file "$T/c.json" $'evil\e[2J\ntool' "AES=10"
+  run "$SFREPORT" "$T/c.json"
+  [ "$status" -eq 2 ]
+  [ "${#lines[@]}" -eq 1 ]
+  [ "$output" = 'sfreport: evil\x1b[2J\x0atool: an unknown tool: give --table, --key and --value' ]
   # The real thing: a cipherbench file read with too few key columns.
   two_runs
   run "$SFREPORT" --key algo,impl "$T/hw.json"

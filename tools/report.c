@@ -104,7 +104,7 @@ prov_text (const report_t *rep, const char *key)
 static void
 print_note_line (const char *lead, char *line, FILE *fp)
 {
-  char *printable = report_printable (line);
+  char *printable = bench_printable (line);
 
   fprintf (fp, "%s%s\n", lead, printable);
   free (printable);
@@ -277,31 +277,6 @@ report_nrows (const report_table_t *tab)
   return tab->nrows;
 }
 
-char *
-report_printable (const char *s)
-{
-  char *out = bench_xcalloc (4 * strlen (s) + 1, 1), *o = out;
-  const unsigned char *p = (const unsigned char *) s;
-
-  for (; *p; p++)
-    {
-      /* C0 controls and DEL, and the C1 controls (U+0080 to U+009F,
-       * 0xc2 0x80 to 0xc2 0x9f in UTF-8).  */
-      int c1 = p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
-
-      if (*p < 0x20 || *p == 0x7f || c1)
-        {
-          o += sprintf (o, "\\x%02x", *p);
-          if (c1)
-            o += sprintf (o, "\\x%02x", *++p);
-        }
-      else
-        *o++ = (char) *p;
-    }
-  *o = 0;
-  return out;
-}
-
 /* The digits after the point of figure V in a column of DECIMALS: a
  * figure below 1 keeps two significant digits, 0.0042x and not 0.00x.  */
 static int
@@ -347,7 +322,7 @@ format_cell (const report_table_t *tab, size_t row, int col,
     }
   if (format == REPORT_TEXT || format == REPORT_MARKDOWN)
     {
-      char *escaped = report_printable (text);
+      char *escaped = bench_printable (text);
 
       free (text);
       text = escaped;
@@ -391,7 +366,7 @@ print_text_table (const report_table_t *tab, FILE *fp)
     {
       if (shown (tab->cols[c].flags, REPORT_TEXT))
         last = c;
-      headers[c] = report_printable (tab->cols[c].header);
+      headers[c] = bench_printable (tab->cols[c].header);
       width[c] = strlen (headers[c]);
       for (r = 0; r < tab->nrows; r++)
         {
@@ -403,7 +378,7 @@ print_text_table (const report_table_t *tab, FILE *fp)
     }
   if (tab->title)
     {
-      text = report_printable (tab->title);
+      text = bench_printable (tab->title);
       fprintf (fp, "# %s\n", text);
       free (text);
     }
@@ -437,7 +412,7 @@ print_text_table (const report_table_t *tab, FILE *fp)
 static void
 print_markdown_text (const char *text, FILE *fp)
 {
-  char *printable = report_printable (text), *p;
+  char *printable = bench_printable (text), *p;
 
   for (p = printable; *p; p++)
     {

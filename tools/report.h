@@ -7,7 +7,7 @@
  * columns and detail tables appear only in CSV and JSON (and in HTML
  * when so flagged), so the text, Markdown and HTML output stays narrow
  * and short enough to read.  Text and Markdown escape control
- * characters, HTML escapes its own special characters.  The HTML page
+ * characters (bench_printable), HTML its own special characters.  The HTML page
  * is self-contained: its charts are inline SVG.
  */
 #ifndef REPORT_H
@@ -105,11 +105,6 @@ void report_print (const report_t *rep, enum report_format format, FILE *fp);
 /* Write PREFIX.txt, PREFIX.md, PREFIX.csv, PREFIX.json and
  * PREFIX.html; dies on error.  */
 void report_save (const report_t *rep, const char *prefix);
-
-/* S in a new string with its control characters (C0, DEL and C1 in
- * UTF-8) written as \xHH, so that text read from a result file
- * cannot drive the terminal it is printed on.  */
-char *report_printable (const char *s);
 
 /* Parse "text", "markdown", "csv", "json" or "html"; dies on anything
  * else.  */

@@ -14,7 +14,7 @@
  *
  * A result file is data from anywhere: its text reaches gnuplot only
  * as quoted strings (plot.c), HTML escaped, and a terminal with its
- * control characters escaped (report.c).
+ * control characters escaped (bench_printable).
  */
 #include <config.h>
 
@@ -111,18 +111,6 @@ usage (void)
           " FILE.png\n"
           "  --help          this text\n");
   exit (0);
-}
-
-
-/* Die with WHAT and WHY, text that may come from a result file, with
- * its control characters escaped; frees WHY.  */
-static void __attribute__ ((noreturn))
-die_printable (const char *what, char *why)
-{
-  char *w = report_printable (what), *y = report_printable (why);
-
-  free (why);
-  bench_die (w, y);
 }
 
 
@@ -234,10 +222,10 @@ read_sources (void)
 
       s->doc = json_load_file (s->file, JSON_REJECT_DUPLICATES, &err);
       if (!s->doc)
-        die_printable (s->file, err.line > 0
+        bench_die (s->file, err.line > 0
                        ? bench_xasprintf ("line %d, column %d: %s",
                                           err.line, err.column, err.text)
-                       : bench_xstrdup (err.text));
+                       : err.text);
       s->tool = member_string (s->doc, "tool");
       if (!s->tool)
         bench_die (s->file, "not a result file (no \"tool\")");
@@ -313,7 +301,7 @@ key_text (const json_t *row, const char *key, const char *file)
     return bench_xasprintf ("%g", json_real_value (v));
   if (json_is_boolean (v))
     return bench_xstrdup (json_is_true (v) ? "true" : "false");
-  die_printable (file, bench_xasprintf ("column \"%s\" of a row is an array"
+  bench_die (file, bench_xasprintf ("column \"%s\" of a row is an array"
                                         " or an object, not a name", key));
 }
 
@@ -356,8 +344,7 @@ set_defaults (struct combination *cb)
         keys = keys ? keys : tool_defaults[i].keys;
       }
   if (!cb->table || !cb->value || !keys)
-    die_printable (cb->tool, bench_xstrdup ("an unknown tool: give --table,"
-                                            " --key and --value"));
+    bench_die (cb->tool, "an unknown tool: give --table, --key and --value");
   cb->keys = bench_split_list (keys, &cb->nkeys);
   if (!cb->nkeys)
     bench_die ("--key", "no column named: give the columns that name a"
@@ -376,10 +363,10 @@ table_rows (const struct combination *cb, const struct source *s)
   size_t r;
 
   if (!json_is_array (rows))
-    die_printable (s->file, bench_xasprintf ("no table \"%s\"", cb->table));
+    bench_die (s->file, bench_xasprintf ("no table \"%s\"", cb->table));
   for (r = 0; r < json_array_size (rows); r++)
     if (!json_is_object (json_array_get (rows, r)))
-      die_printable (s->file, bench_xasprintf ("a row of table \"%s\" is"
+      bench_die (s->file, bench_xasprintf ("a row of table \"%s\" is"
                                                " not an object", cb->table));
   return rows;
 }
@@ -461,12 +448,12 @@ check_columns (const struct combination *cb)
 
   for (k = 0; opt.keys && k < cb->nkeys; k++)
     if (!has_column (cb, cb->keys[k], 0))
-      die_printable ("--key", bench_xasprintf
+      bench_die ("--key", bench_xasprintf
                      ("%s's table \"%s\" has no column \"%s\"; its columns:"
                       " %s", cb->tool, cb->table, cb->keys[k],
                       column_list (cb, 0)));
   if (!has_column (cb, cb->value, 1))
-    die_printable ("--value", bench_xasprintf
+    bench_die ("--value", bench_xasprintf
                    ("%s's table \"%s\" has no figure \"%s\"; its figures:"
                     " %s", cb->tool, cb->table, cb->value,
                     column_list (cb, 1)));
@@ -538,7 +525,7 @@ die_duplicate (const struct combination *cb, const struct source *s,
       free (name);
       name = longer;
     }
-  die_printable (s->file, bench_xasprintf
+  bench_die (s->file, bench_xasprintf
                  ("two rows have the key %s; give --key the columns that"
                   " tell them apart", name));
 }
@@ -576,14 +563,12 @@ check_label (const struct combination *cb, size_t j)
 
   for (k = 0; k < cb->nkeys; k++)
     if (!strcmp (label, cb->keys[k]))
-      die_printable (label, bench_xstrdup
-                     ("a file's label is also a column of its table;"
-                      " give the file another with --label"));
+      bench_die (label, "a file's label is also a column of its table;"
+                 " give the file another with --label");
   for (k = 0; k < j; k++)
     if (!strcmp (label, sources[cb->src[k]].label))
-      die_printable (label, bench_xstrdup
-                     ("two files of one tool have this label;"
-                      " give one of them another with --label"));
+      bench_die (label, "two files of one tool have this label;"
+                 " give one of them another with --label");
 }
 
 
@@ -715,7 +700,7 @@ make_combinations (void)
   for (c = 0; c < ncbs; c++)
     {
       if ((size_t) opt.baseline > cbs[c].nsrc)
-        die_printable ("--baseline", bench_xasprintf
+        bench_die ("--baseline", bench_xasprintf
                        ("%s has only %zu files", cbs[c].tool, cbs[c].nsrc));
       cbs[c].base = opt.baseline - 1;
       check_columns (&cbs[c]);
