@@ -223,8 +223,8 @@ hostile () {
   command -v gnuplot > /dev/null || skip "NOT TESTED: gnuplot is not installed, the charts were not drawn"
   local f field
   # The tool, the table, a key column's values, the figure's column,
-  # the provenance (from the file); the label and the file name (from
-  # the command line).
+  # the provenance (from the file); the label, the file name and the
+  # chart's name (from the command line).
   local tool table algo value prov label name
   tool=$(hostile tool) table=$(hostile table) algo=$(hostile algo)
   value=$(hostile value) prov=$(hostile prov) label=$(hostile label)
@@ -237,10 +237,11 @@ hostile () {
   cd "$T"
   run "$SFREPORT" --table "$table" --key algo --value "$value" \
     --label "$label" "$T/table.json" "$name" --save "$T/page" \
-    --plot "$T/chart.svg"
+    --plot "$T/chart \`touch ran-plot\` it's.svg"
   cd - > /dev/null
   [ "$status" -eq 0 ] || { echo "$output"; return 1; }
-  for field in tool table algo value prov label name; do
+  mv "$T/chart \`touch ran-plot\` it's.svg" "$T/chart.svg"
+  for field in tool table algo value prov label name plot; do
     [ ! -e "$T/ran-$field" ] || { echo "$field: a command ran"; return 1; }
   done
   # gnuplot drew the text, HTML-escaped by itself.
