@@ -56,7 +56,7 @@ static const char *const source_fields[] =
 #define N_SHORT_FIELDS 6
 
 /* What marks the figures of a source measured under an emulator.  */
-#define EMULATED_MARK " (emulated)"
+#define EMULATED_MARK "(emulated)"
 
 struct source
 {
@@ -239,7 +239,8 @@ read_sources (void)
 static char *
 shown_label (const struct source *s)
 {
-  return bench_xasprintf ("%s%s", s->label, s->emulated ? EMULATED_MARK : "");
+  return s->emulated ? bench_xasprintf ("%s " EMULATED_MARK, s->label)
+                     : bench_xstrdup (s->label);
 }
 
 
@@ -764,9 +765,9 @@ main (int argc, char **argv)
   for (i = 0; i < nsources && !sources[i].emulated; i++)
     ;
   if (i < nsources)
-    report_note (rep, "%s: a file whose figures were measured under an"
-                 " emulator (qemu-user); they measure the emulator, not a"
-                 " machine", EMULATED_MARK + 1);
+    report_note (rep, EMULATED_MARK ": a file whose figures were measured"
+                 " under an emulator (qemu-user); they measure the emulator,"
+                 " not a machine");
   add_sources_table (rep);
   for (c = 0; c < ncbs; c++)
     add_combined_table (rep, &cbs[c]);
