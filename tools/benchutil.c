@@ -151,6 +151,9 @@ bench_split_list (const char *list, size_t *r_n)
   for (item = strtok_r (copy, ",", &save); item;
        item = strtok_r (NULL, ",", &save))
     items[n++] = item;
+  /* The items point into COPY; without any, nothing would hold it.  */
+  if (!n)
+    free (copy);
   if (r_n)
     *r_n = n;
   return items;

@@ -438,6 +438,23 @@ has_column (const struct combination *cb, const char *key, int figure)
 }
 
 
+/* Die: CB's table has no column NAME (when FIGURE, no column of
+ * numbers), which OPTION gave; say which it has.  */
+static void __attribute__ ((noreturn))
+die_no_column (const struct combination *cb, const char *option,
+               const char *name, int figure)
+{
+  char *columns = column_list (cb, figure);
+  char *why = bench_xasprintf ("%s's table \"%s\" has no %s \"%s\"; its"
+                               " %s: %s", cb->tool, cb->table,
+                               figure ? "figure" : "column", name,
+                               figure ? "figures" : "columns", columns);
+
+  free (columns);
+  bench_die (option, why);
+}
+
+
 /* Die unless CB's figure and the key columns --key names are columns
  * of its table, so that a misspelt name is not taken for a column of
  * n/a.  (A default key column may be absent: sfbench writes "threads"
@@ -449,15 +466,9 @@ check_columns (const struct combination *cb)
 
   for (k = 0; opt.keys && k < cb->nkeys; k++)
     if (!has_column (cb, cb->keys[k], 0))
-      bench_die ("--key", bench_xasprintf
-                     ("%s's table \"%s\" has no column \"%s\"; its columns:"
-                      " %s", cb->tool, cb->table, cb->keys[k],
-                      column_list (cb, 0)));
+      die_no_column (cb, "--key", cb->keys[k], 0);
   if (!has_column (cb, cb->value, 1))
-    bench_die ("--value", bench_xasprintf
-                   ("%s's table \"%s\" has no figure \"%s\"; its figures:"
-                    " %s", cb->tool, cb->table, cb->value,
-                    column_list (cb, 1)));
+    die_no_column (cb, "--value", cb->value, 1);
 }
 
 
@@ -578,13 +589,16 @@ check_label (const struct combination *cb, size_t j)
 static void
 add_combined_table (report_t *rep, struct combination *cb)
 {
+  char *base = shown_label (&sources[cb->src[cb->base]]);
   report_table_t *tab = report_add_table
     (rep, bench_xasprintf ("%s_%s", cb->tool, cb->table),
      bench_xasprintf ("%s: %s, and xSOURCE = SOURCE / %s", cb->tool,
-                      cb->value, shown_label (&sources[cb->src[cb->base]])));
+                      cb->value, base));
   int c_key[MAX_KEYS], c_val[MAX_SOURCES], c_ratio[MAX_SOURCES];
   struct bench_geomean gval[MAX_SOURCES], gratio[MAX_SOURCES];
   size_t i, j, k;
+
+  free (base);
 
   for (k = 0; k < cb->nkeys; k++)
     c_key[k] = report_add_column (tab, cb->keys[k], cb->keys[k], REPORT_STR,
