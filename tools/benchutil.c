@@ -34,6 +34,33 @@ bench_at_die (void (*fn) (void))
   die_cleanup = fn;
 }
 
+/* The length of the control character at P: 1 for C0 and DEL, 2 for
+ * a C1 control (U+0080 to U+009F) in UTF-8, 0 for anything else.  */
+static size_t
+control_length (const unsigned char *p)
+{
+  if (*p < 0x20 || *p == 0x7f)
+    return 1;
+  return p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f ? 2 : 0;
+}
+
+/* Write S to FP as bench_printable has it; allocates nothing, so that
+ * bench_die can use it when memory ran out.  */
+static void
+put_printable (FILE *fp, const char *s)
+{
+  const unsigned char *p = (const unsigned char *) s;
+  size_t n;
+
+  for (; *p; p += n ? n : 1)
+    if ((n = control_length (p)) == 1)
+      fprintf (fp, "\\x%02x", p[0]);
+    else if (n)
+      fprintf (fp, "\\x%02x\\x%02x", p[0], p[1]);
+    else
+      fputc (*p, fp);
+}
+
 void
 bench_die (const char *what, const char *why)
 {
@@ -44,8 +71,27 @@ bench_die (const char *what, const char *why)
   if (fn)
     fn ();
   fflush (stdout);
-  fprintf (stderr, "%s: %s: %s\n", bench_progname, what, why);
+  fprintf (stderr, "%s: ", bench_progname);
+  put_printable (stderr, what);
+  fputs (": ", stderr);
+  put_printable (stderr, why);
+  fputc ('\n', stderr);
   exit (2);
+}
+
+char *
+bench_printable (const char *s)
+{
+  char *text;
+  size_t len;
+  FILE *fp = open_memstream (&text, &len);
+
+  if (!fp)
+    bench_die ("out of core", strerror (errno));
+  put_printable (fp, s);
+  if (ferror (fp) | fclose (fp))
+    bench_die ("out of core", strerror (errno));
+  return text;
 }
 
 void *
@@ -105,6 +151,9 @@ bench_split_list (const char *list, size_t *r_n)
   for (item = strtok_r (copy, ",", &save); item;
        item = strtok_r (NULL, ",", &save))
     items[n++] = item;
+  /* The items point into COPY; without any, nothing would hold it.  */
+  if (!n)
+    free (copy);
   if (r_n)
     *r_n = n;
   return items;
@@ -314,4 +363,12 @@ bench_wait (int pid, double start, struct bench_usage *u)
   u->sys = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
   u->maxrss_kib = ru.ru_maxrss;
   return !(WIFEXITED (u->status) && WEXITSTATUS (u->status) == 0);
+}
+
+const char *
+bench_temp_dir (void)
+{
+  const char *tmp = getenv ("TMPDIR");
+
+  return tmp && *tmp ? tmp : "/tmp";
 }

@@ -11,10 +11,16 @@
 /* The program name bench_die prints, set once by main.  */
 extern const char *bench_progname;
 
-/* Print "PROGNAME: WHAT: WHY" on stderr and exit with status 2.  The
+/* Print "PROGNAME: WHAT: WHY" on stderr, their control characters
+ * escaped as bench_printable does, and exit with status 2.  The
  * cleanup function registered with bench_at_die runs first.  */
 void bench_die (const char *what, const char *why)
   __attribute__ ((noreturn));
+
+/* S in a new string with its control characters (C0, DEL and C1 in
+ * UTF-8) written as \xHH, so that text read from a result file or a
+ * file name cannot drive the terminal it is printed on.  */
+char *bench_printable (const char *s);
 
 /* Run FN (once) before bench_die exits.  */
 void bench_at_die (void (*fn) (void));
@@ -94,5 +100,8 @@ int bench_wait (int pid, double start, struct bench_usage *u);
 
 /* Monotonic seconds.  */
 double bench_now (void);
+
+/* Where temporary files go: $TMPDIR, else /tmp.  */
+const char *bench_temp_dir (void);
 
 #endif /*BENCHUTIL_H*/

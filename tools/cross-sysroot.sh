@@ -33,7 +33,8 @@ libgcrypt20 libgcrypt20-dev
 libgpg-error0 libgpg-error-dev
 zlib1g zlib1g-dev
 libbz2-1.0 libbz2-dev
-libisal2 libisal-dev"
+libisal2 libisal-dev
+libjansson4 libjansson-dev"
 
 stamp=$dir/.sfenc-sysroot
 want=$(echo $packages)

@@ -3,6 +3,12 @@
  * See plot.h.  The figures go to a data file and the drawing commands
  * to a script, both in a fresh temporary directory, and gnuplot runs
  * the script; its first line of complaint is passed on if it fails.
+ *
+ * The text of a chart (its title, the categories, the series) comes
+ * from the command line and from result files, which anyone may have
+ * written: it reaches gnuplot only as single-quoted strings of the
+ * script (put_string), never in the data file, whose strings gnuplot
+ * reads by other rules.
  */
 #include <config.h>
 
@@ -34,32 +40,104 @@ has_suffix (const char *s, const char *suffix)
   return n > m && !strcmp (s + n - m, suffix);
 }
 
+int
+plot_available (void)
+{
+  char *path = bench_find_program (gnuplot_program ());
+
+  free (path);
+  return path != NULL;
+}
+
 void
 plot_check (const char *option, const char *file)
 {
-  char *path;
-
   if (!has_suffix (file, ".svg") && !has_suffix (file, ".png"))
     bench_die (option, "a file name ending in .svg or .png expected");
-  /* gnuplot reads the name inside single quotes.  */
-  if (strchr (file, '\'') || strchr (file, '\n'))
-    bench_die (file, "quotes and newlines are not supported in a chart name");
-  path = bench_find_program (gnuplot_program ());
-  if (!path)
+  /* No gnuplot string can hold a line end.  */
+  if (strchr (file, '\n'))
+    bench_die (option, "a line end is not supported in a chart name");
+  if (!plot_available ())
     bench_die (gnuplot_program (),
                "not found; charts need gnuplot (apt-get install gnuplot-nox)");
-  free (path);
 }
 
-/* Write S for gnuplot's double-quoted strings, without the characters
- * that would need escapes there.  */
+/* Write S as a gnuplot string constant.  Single-quoted: there gnuplot
+ * runs no backquoted command and reads no backslash escape, and only
+ * a doubled quote is special.  A control character (a line end would
+ * end the command) becomes a question mark.  */
 static void
-put_label (FILE *fp, const char *s)
+put_string (FILE *fp, const char *s)
 {
-  fputc ('"', fp);
+  fputc ('\'', fp);
   for (; *s; s++)
-    fputc (*s == '"' || *s == '\\' || *s == '\n' ? '_' : *s, fp);
-  fputc ('"', fp);
+    {
+      unsigned char ch = (unsigned char) *s;
+
+      if (ch == '\'')
+        fputs ("''", fp);
+      else
+        fputc (ch < 0x20 || ch == 0x7f ? '?' : ch, fp);
+    }
+  fputc ('\'', fp);
+}
+
+/* The temporary directory of a chart and its files.  */
+struct plot_files
+{
+  char *dir, *data, *script, *errors;
+};
+
+static void
+remove_plot_files (const struct plot_files *pf)
+{
+  unlink (pf->data);
+  unlink (pf->script);
+  unlink (pf->errors);
+  rmdir (pf->dir);
+}
+
+/* Remove PF, then die with WHAT and WHY.  */
+static void __attribute__ ((noreturn))
+plot_die (const struct plot_files *pf, const char *what, const char *why)
+{
+  remove_plot_files (pf);
+  bench_die (what, why);
+}
+
+/* Write the figures, NCATS lines of NSERIES columns ("?" for missing),
+ * into PF's data file; *R_LO and *R_HI get the smallest and largest.  */
+static void
+write_data (const struct plot_files *pf, size_t ncats, size_t nseries,
+            const double *values, double *r_lo, double *r_hi)
+{
+  double lo = INFINITY, hi = 0;
+  FILE *fp = fopen (pf->data, "w");
+  size_t i, j;
+
+  if (!fp)
+    plot_die (pf, pf->data, strerror (errno));
+  for (i = 0; i < ncats; i++)
+    {
+      for (j = 0; j < nseries; j++)
+        {
+          double v = values[i * nseries + j];
+
+          if (isnan (v) || !(v > 0))
+            fputs (j ? " ?" : "?", fp);
+          else
+            {
+              fprintf (fp, j ? " %.6g" : "%.6g", v);
+              lo = v < lo ? v : lo;
+              hi = v > hi ? v : hi;
+            }
+        }
+      fputc ('\n', fp);
+    }
+  if (ferror (fp) | fclose (fp))
+    plot_die (pf, pf->data, strerror (errno));
+  *r_lo = lo;
+  *r_hi = hi;
 }
 
 void
@@ -67,48 +145,26 @@ plot_bars (const char *file, const char *title, const char *ylabel,
            size_t ncats, char *const *cats, size_t nseries,
            char *const *series, const double *values)
 {
-  char dir[] = "/tmp/sfbench-plot.XXXXXX";
-  char data[64], script[64], errors[64], why[256];
+  struct plot_files pf;
+  char why[256];
   char *argv[3];
-  double lo = INFINITY, hi = 0, start;
+  double lo, hi, start;
   struct bench_usage u;
   FILE *fp;
   size_t i, j, width;
   int pid, err_fd;
 
-  if (!mkdtemp (dir))
-    bench_die ("mkdtemp", strerror (errno));
-  snprintf (data, sizeof data, "%s/data", dir);
-  snprintf (script, sizeof script, "%s/plot.gp", dir);
-  snprintf (errors, sizeof errors, "%s/errors", dir);
+  pf.dir = bench_xasprintf ("%s/sfbench-plot.XXXXXX", bench_temp_dir ());
+  if (!mkdtemp (pf.dir))
+    bench_die (pf.dir, strerror (errno));
+  pf.data = bench_xasprintf ("%s/data", pf.dir);
+  pf.script = bench_xasprintf ("%s/plot.gp", pf.dir);
+  pf.errors = bench_xasprintf ("%s/errors", pf.dir);
+  write_data (&pf, ncats, nseries, values, &lo, &hi);
 
-  fp = fopen (data, "w");
+  fp = fopen (pf.script, "w");
   if (!fp)
-    bench_die (data, strerror (errno));
-  for (i = 0; i < ncats; i++)
-    {
-      put_label (fp, cats[i]);
-      for (j = 0; j < nseries; j++)
-        {
-          double v = values[i * nseries + j];
-
-          if (isnan (v) || !(v > 0))
-            fputs (" ?", fp);
-          else
-            {
-              fprintf (fp, " %.6g", v);
-              lo = v < lo ? v : lo;
-              hi = v > hi ? v : hi;
-            }
-        }
-      fputc ('\n', fp);
-    }
-  if (fclose (fp))
-    bench_die (data, strerror (errno));
-
-  fp = fopen (script, "w");
-  if (!fp)
-    bench_die (script, strerror (errno));
+    plot_die (&pf, pf.script, strerror (errno));
   /* Wide enough for every bar to stay visible.  */
   width = 200 + ncats * (nseries + 1) * 12;
   if (width < 1100)
@@ -118,19 +174,28 @@ plot_bars (const char *file, const char *title, const char *ylabel,
              " font 'Helvetica,12' background rgb 'white'\n", width);
   else
     fprintf (fp, "set terminal png size %zu,560\n", width);
-  fprintf (fp, "set output '%s'\n", file);
-  fputs ("set title ", fp);
-  put_label (fp, title);
+  fputs ("set output ", fp);
+  put_string (fp, file);
+  fputs ("\nset title ", fp);
+  put_string (fp, title);
   fputs (" noenhanced\nset ylabel ", fp);
-  put_label (fp, ylabel);
-  fputs ("\nset datafile missing '?'\n"
+  put_string (fp, ylabel);
+  fputs (" noenhanced\nset datafile missing '?'\n"
          "set style data histogram\n"
          "set style histogram cluster gap 1\n"
          "set style fill solid 0.85 border -1\n"
          "set boxwidth 0.9\n"
          "set grid ytics\n"
          "set key outside right top noenhanced\n"
-         "set xtics rotate by 30 right noenhanced nomirror\n", fp);
+         "set xtics rotate by 30 right noenhanced nomirror (", fp);
+  /* The categories are the tics at 0, 1, ...: the clusters' places.  */
+  for (i = 0; i < ncats; i++)
+    {
+      fputs (i ? ", " : "", fp);
+      put_string (fp, cats[i]);
+      fprintf (fp, " %zu", i);
+    }
+  fputs (")\n", fp);
   /* Figures spanning more than two orders (3DES beside AES-NI) would
    * leave the slow bars invisible on a linear axis.  */
   if (hi > 0 && hi / lo > 100)
@@ -140,29 +205,30 @@ plot_bars (const char *file, const char *title, const char *ylabel,
   fputs ("plot", fp);
   for (j = 0; j < nseries; j++)
     {
-      fprintf (fp, "%s '%s' using %zu%s title ", j ? "," : "", data, j + 2,
-               j ? "" : ":xtic(1)");
-      put_label (fp, series[j]);
+      fputs (j ? ", " : " ", fp);
+      put_string (fp, pf.data);
+      fprintf (fp, " using %zu title ", j + 1);
+      put_string (fp, series[j]);
     }
   fputc ('\n', fp);
-  if (fclose (fp))
-    bench_die (script, strerror (errno));
+  if (ferror (fp) | fclose (fp))
+    plot_die (&pf, pf.script, strerror (errno));
 
-  err_fd = open (errors, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  err_fd = open (pf.errors, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   if (err_fd < 0)
-    bench_die (errors, strerror (errno));
+    plot_die (&pf, pf.errors, strerror (errno));
   argv[0] = (char *) gnuplot_program ();
-  argv[1] = script;
+  argv[1] = pf.script;
   argv[2] = NULL;
   pid = bench_spawn (argv, -1, -1, err_fd, NULL, &start);
   close (err_fd);
   if (pid < 0)
-    bench_die (argv[0], strerror (errno));
+    plot_die (&pf, argv[0], strerror (errno));
   why[0] = 0;
   if (bench_wait (pid, start, &u))
     {
       snprintf (why, sizeof why, "gnuplot failed");
-      fp = fopen (errors, "r");
+      fp = fopen (pf.errors, "r");
       if (fp)
         {
           /* gnuplot says where before it says what: keep the last
@@ -175,11 +241,11 @@ plot_bars (const char *file, const char *title, const char *ylabel,
           fclose (fp);
         }
       why[strcspn (why, "\n")] = 0;
+      plot_die (&pf, file, why);
     }
-  unlink (data);
-  unlink (script);
-  unlink (errors);
-  rmdir (dir);
-  if (*why)
-    bench_die (file, why);
+  remove_plot_files (&pf);
+  free (pf.dir);
+  free (pf.data);
+  free (pf.script);
+  free (pf.errors);
 }

@@ -3,12 +3,16 @@
  * One group of bars per category (an algorithm), one bar per series
  * (sfenc and its peers, or the implementations), written as SVG or
  * PNG according to the file name.  gnuplot is run as a program: the
- * environment variable GNUPLOT names it, "gnuplot" by default.
+ * environment variable GNUPLOT names it, "gnuplot" by default.  Its
+ * temporary files go to $TMPDIR, else /tmp.
  */
 #ifndef PLOT_H
 #define PLOT_H
 
 #include <stddef.h>
+
+/* Whether gnuplot can be run.  */
+int plot_available (void);
 
 /* Die unless FILE ends in ".svg" or ".png" and gnuplot can be run.
  * Called before measuring, so that a missing gnuplot costs nothing.  */

@@ -3,10 +3,16 @@
  * The peers' versions come from the programs themselves (the first
  * line of "gpg --version" and so on), as the benchmarks run them;
  * libgcrypt's from the second line of gpg's, unless the tool links
- * libgcrypt and says its own.
+ * libgcrypt and says its own.  So does an sfenc that a tool runs
+ * (provenance_program): its own "--version", and its ELF header for
+ * the processor it was built for.
  */
 #include <config.h>
 
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,6 +267,10 @@ provenance_collect (provenance_t *prov, int argc, char **argv)
   provenance_set (prov, "compiler", SF_BUILD_CC " (" __VERSION__ ")");
   provenance_set (prov, "cflags", SF_BUILD_CFLAGS);
   provenance_set (prov, "sfenc", PACKAGE_VERSION);
+  /* It turns off the accelerated implementations, for the cipher code
+   * linked in and for an sfenc the tool runs.  */
+  provenance_set (prov, "disable_hwf", getenv ("SFENC_DISABLE_HWF")
+                  ? getenv ("SFENC_DISABLE_HWF") : "not set");
   collect_version (prov, "libgcrypt", "gpg --version 2>/dev/null", 2);
   collect_version (prov, "gpg", "gpg --version 2>/dev/null", 1);
   collect_version (prov, "rnp", "rnp --version 2>/dev/null", 1);
@@ -275,4 +285,167 @@ provenance_collect (provenance_t *prov, int argc, char **argv)
     }
   else
     provenance_set (prov, "openssl", UNKNOWN);
+}
+
+
+/* The e_machine of the ELF file FILE, or -1 when it is none.  */
+static int
+elf_machine (const char *file)
+{
+  unsigned char h[EI_NIDENT + 4];
+  FILE *fp = fopen (file, "rb");
+  size_t n = 0;
+
+  if (fp)
+    {
+      n = fread (h, 1, sizeof h, fp);
+      fclose (fp);
+    }
+  if (n < sizeof h || memcmp (h, ELFMAG, SELFMAG))
+    return -1;
+  /* e_machine follows e_ident and e_type, in the file's byte order.  */
+  return h[EI_DATA] == ELFDATA2MSB ? h[EI_NIDENT + 2] << 8 | h[EI_NIDENT + 3]
+                                   : h[EI_NIDENT + 3] << 8 | h[EI_NIDENT + 2];
+}
+
+
+/* What kind of program FILE is, into BUF: "ELF, e_machine N" or the
+ * first line of a script, after "a script, ".  */
+static void
+describe_program (const char *file, int machine, char *buf, size_t size)
+{
+  FILE *fp;
+
+  if (machine >= 0)
+    {
+      snprintf (buf, size, "ELF, e_machine %d", machine);
+      return;
+    }
+  snprintf (buf, size, UNKNOWN);
+  fp = fopen (file, "r");
+  if (!fp)
+    return;
+  if (fgets (buf, size, fp) && !strncmp (buf, "#!", 2))
+    {
+      char *line = bench_xasprintf ("a script, %s", buf);
+
+      line[strcspn (line, "\n")] = 0;
+      snprintf (buf, size, "%s", line);
+      free (line);
+    }
+  else
+    snprintf (buf, size, UNKNOWN);
+  fclose (fp);
+}
+
+
+/* Whether FILE is the sfenc of this tool's own build: in the build
+ * tree (tools/ and g10/) or installed beside it.  */
+static int
+own_build (const char *file)
+{
+  static const char *const beside[] = { "/../g10/sfenc", "/sfenc" };
+  char self[PATH_MAX], *real_file = realpath (file, NULL);
+  ssize_t n = readlink ("/proc/self/exe", self, sizeof self - 1);
+  int same = 0;
+  size_t i;
+
+  if (n <= 0 || !real_file)
+    {
+      free (real_file);
+      return 0;
+    }
+  self[n] = 0;
+  *strrchr (self, '/') = 0;
+  for (i = 0; !same && i < sizeof beside / sizeof *beside; i++)
+    {
+      char *candidate = bench_xasprintf ("%s%s", self, beside[i]);
+      char *real = realpath (candidate, NULL);
+
+      same = real && !strcmp (real, real_file);
+      free (real);
+      free (candidate);
+    }
+  free (real_file);
+  return same;
+}
+
+
+/* Set KEY to the second word of LINE when LINE is "KEY VERSION ...".  */
+static void
+set_from_version_line (provenance_t *prov, const char *key, const char *line)
+{
+  size_t len = strlen (key);
+  char *v;
+
+  if (strncmp (line, key, len) || line[len] != ' ')
+    return;
+  v = bench_xstrdup (line + len + 1);
+  v[strcspn (v, " ")] = 0;
+  provenance_set (prov, key, v);
+  free (v);
+}
+
+
+void
+provenance_program (provenance_t *prov, const char *file)
+{
+  char line[1024], kind[512], *versions = NULL;
+  char *argv[] = { (char *) file, (char *) "--version", NULL };
+  int machine = elf_machine (file);
+  int own_machine = elf_machine ("/proc/self/exe");
+  int out[2], pid;
+  struct bench_usage u;
+  double start;
+  FILE *fp;
+
+  provenance_set (prov, "sfenc_path", file);
+  describe_program (file, machine, kind, sizeof kind);
+  provenance_set (prov, "sfenc_file", kind);
+  provenance_set (prov, "sfenc", UNKNOWN);
+  /* Only the child's standard output may hold the pipe open.  */
+  if (pipe2 (out, O_CLOEXEC))
+    bench_die ("pipe", strerror (errno));
+  pid = bench_spawn (argv, -1, out[1], -1, NULL, &start);
+  close (out[1]);
+  fp = fdopen (out[0], "r");
+  if (!fp)
+    bench_die ("fdopen", strerror (errno));
+  /* The lines up to the first empty one: the versions of sfenc, the
+   * gpg it stands in for and the libraries it uses.  */
+  while (pid > 0 && fgets (line, sizeof line, fp) && line[strspn (line, " \n")])
+    {
+      char *joined;
+
+      line[strcspn (line, "\n")] = 0;
+      set_from_version_line (prov, "sfenc", line);
+      set_from_version_line (prov, "libgcrypt", line);
+      joined = bench_xasprintf ("%s%s%s", versions ? versions : "",
+                                versions ? "; " : "", line);
+      free (versions);
+      versions = joined;
+    }
+  fclose (fp);
+  if (pid > 0)
+    bench_wait (pid, start, &u);
+  provenance_set (prov, "sfenc_version", versions ? versions : UNKNOWN);
+  free (versions);
+  if (!own_build (file))
+    {
+      /* This tool's compiler and CFLAGS say nothing of that sfenc.  */
+      provenance_set (prov, "compiler", UNKNOWN);
+      provenance_set (prov, "cflags", UNKNOWN);
+    }
+  if (machine >= 0 && own_machine >= 0 && machine != own_machine)
+    {
+      /* It can run only under an emulator (qemu-user through
+       * binfmt_misc), on a processor that is not this one.  */
+      char model[256];
+
+      if (!cpuinfo_field ("model name", model, sizeof model))
+        snprintf (model, sizeof model, UNKNOWN);
+      snprintf (line, sizeof line, "emulated (host: %s)", model);
+      provenance_set (prov, "cpu", line);
+      provenance_set (prov, "cpu_flags", UNKNOWN);
+    }
 }

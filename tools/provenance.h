@@ -21,9 +21,19 @@ typedef struct provenance
 
 /* Fill PROV for the command ARGV (ARGC words), in this order: date,
  * command, cpu, cpu_flags, cores, kernel, compiler, cflags, sfenc,
- * libgcrypt, gpg, rnp, openssl.  A tool that knows a field better
+ * disable_hwf (SFENC_DISABLE_HWF, or "not set"), libgcrypt, gpg, rnp,
+ * openssl.  A tool that knows a field better
  * sets it with provenance_set.  What cannot be found is "unknown".  */
 void provenance_collect (provenance_t *prov, int argc, char **argv);
+
+/* Describe FILE, the sfenc a tool runs and measures, in place of the
+ * tool's own build: sfenc_path, sfenc_file (an ELF file or a script),
+ * sfenc, libgcrypt (when it says) and sfenc_version from what "FILE
+ * --version" prints; compiler
+ * and cflags become "unknown" unless FILE is of the tool's own build,
+ * and cpu says "emulated" when FILE is an ELF file for another
+ * processor.  */
+void provenance_program (provenance_t *prov, const char *file);
 
 /* Set field KEY to VALUE (copied), replacing any value it had.  */
 void provenance_set (provenance_t *prov, const char *key, const char *value);

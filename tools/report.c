@@ -85,6 +85,12 @@ report_set_provenance (report_t *rep, const char *key, const char *value)
   provenance_set (&rep->prov, key, value);
 }
 
+void
+report_set_program (report_t *rep, const char *file)
+{
+  provenance_program (&rep->prov, file);
+}
+
 /* The provenance field KEY of REP for a person to read.  */
 static const char *
 prov_text (const report_t *rep, const char *key)
@@ -94,24 +100,46 @@ prov_text (const report_t *rep, const char *key)
   return v ? v : "unknown";
 }
 
-/* The provenance as four lines, each begun with LEAD, in the manner
- * of openssl speed's "built on", "compiler" and "options".  */
+/* Print LINE begun with LEAD, escaped for a terminal, and free it.  */
+static void
+print_note_line (const char *lead, char *line, FILE *fp)
+{
+  char *printable = bench_printable (line);
+
+  fprintf (fp, "%s%s\n", lead, printable);
+  free (printable);
+  free (line);
+}
+
+/* The provenance as lines begun with LEAD, in the manner of openssl
+ * speed's "built on", "compiler" and "options".  */
 static void
 print_provenance_lines (const report_t *rep, const char *lead, FILE *fp)
 {
   if (!rep->prov.n)
     return;
-  fprintf (fp, "%sbuilt on: %s (%s), %s cores, %s\n", lead,
-           prov_text (rep, "cpu"), prov_text (rep, "cpu_flags"),
-           prov_text (rep, "cores"), prov_text (rep, "kernel"));
-  fprintf (fp, "%scompiler: %s, CFLAGS %s\n", lead,
-           prov_text (rep, "compiler"), prov_text (rep, "cflags"));
-  fprintf (fp, "%sversions: sfenc %s, libgcrypt %s, OpenSSL %s, gpg %s,"
-           " rnp %s\n", lead, prov_text (rep, "sfenc"),
-           prov_text (rep, "libgcrypt"), prov_text (rep, "openssl"),
-           prov_text (rep, "gpg"), prov_text (rep, "rnp"));
-  fprintf (fp, "%srun: %s: %s\n", lead, prov_text (rep, "date"),
-           prov_text (rep, "command"));
+  print_note_line (lead, bench_xasprintf
+                   ("built on: %s (%s), %s cores, %s", prov_text (rep, "cpu"),
+                    prov_text (rep, "cpu_flags"), prov_text (rep, "cores"),
+                    prov_text (rep, "kernel")), fp);
+  print_note_line (lead, bench_xasprintf
+                   ("compiler: %s, CFLAGS %s", prov_text (rep, "compiler"),
+                    prov_text (rep, "cflags")), fp);
+  print_note_line (lead, bench_xasprintf
+                   ("versions: sfenc %s, libgcrypt %s, OpenSSL %s, gpg %s,"
+                    " rnp %s", prov_text (rep, "sfenc"),
+                    prov_text (rep, "libgcrypt"), prov_text (rep, "openssl"),
+                    prov_text (rep, "gpg"), prov_text (rep, "rnp")), fp);
+  if (provenance_get (&rep->prov, "sfenc_path"))
+    print_note_line (lead, bench_xasprintf
+                     ("measured sfenc: %s (%s): %s",
+                      prov_text (rep, "sfenc_path"),
+                      prov_text (rep, "sfenc_file"),
+                      prov_text (rep, "sfenc_version")), fp);
+  print_note_line (lead, bench_xasprintf
+                   ("run: %s, SFENC_DISABLE_HWF %s: %s",
+                    prov_text (rep, "date"), prov_text (rep, "disable_hwf"),
+                    prov_text (rep, "command")), fp);
 }
 
 void
@@ -125,15 +153,18 @@ report_add_chart (report_t *rep, const char *file)
 void
 report_note (report_t *rep, const char *fmt, ...)
 {
-  char buf[1024];
   va_list ap;
+  char *note;
+  int len;
 
   va_start (ap, fmt);
-  vsnprintf (buf, sizeof buf, fmt, ap);
+  len = vasprintf (&note, fmt, ap);
   va_end (ap);
+  if (len < 0)
+    bench_die ("out of core", strerror (errno));
   rep->notes = bench_xrealloc (rep->notes, rep->nnotes + 1,
                                sizeof *rep->notes);
-  rep->notes[rep->nnotes++] = bench_xstrdup (buf);
+  rep->notes[rep->nnotes++] = note;
 }
 
 report_table_t *
@@ -246,34 +277,57 @@ report_nrows (const report_table_t *tab)
   return tab->nrows;
 }
 
-/* Format cell (ROW, COL) of TAB into BUF as FORMAT shows it.  Returns
- * 0 for a missing cell (BUF then holds "n/a").  */
+/* The digits after the point of figure V in a column of DECIMALS: a
+ * figure below 1 keeps two significant digits, 0.0042x and not 0.00x.  */
 static int
+figure_decimals (double v, int decimals)
+{
+  int needed;
+
+  if (v == 0 || fabs (v) >= 1)
+    return decimals;
+  needed = 1 - (int) floor (log10 (fabs (v)));
+  return needed > decimals ? needed : decimals;
+}
+
+/* Cell (ROW, COL) of TAB as FORMAT shows it, in a new string; *R_SET
+ * (if not NULL) gets 0 for a missing cell, which shows as "n/a".  Text
+ * and Markdown, read on a terminal, get their control characters
+ * escaped.  */
+static char *
 format_cell (const report_table_t *tab, size_t row, int col,
-             enum report_format format, char *buf, size_t buflen)
+             enum report_format format, int *r_set)
 {
   const struct cell *c = &tab->cells[row * MAX_COLUMNS + col];
   const struct column *k = &tab->cols[col];
+  char *text;
 
+  if (r_set)
+    *r_set = c->set;
   if (!c->set)
-    {
-      snprintf (buf, buflen, "n/a%s", c->str ? c->str : "");
-      return 0;
-    }
-  if (k->kind == REPORT_STR)
-    snprintf (buf, buflen, "%s", c->str);
+    text = bench_xasprintf ("n/a%s", c->str ? c->str : "");
+  else if (k->kind == REPORT_STR)
+    text = bench_xstrdup (c->str);
   else if (k->kind == REPORT_BOOL)
-    snprintf (buf, buflen, "%s", c->num ? "true" : "false");
+    text = bench_xstrdup (c->num ? "true" : "false");
   else
     {
       int for_people = format == REPORT_TEXT || format == REPORT_MARKDOWN
                        || format == REPORT_HTML;
 
-      snprintf (buf, buflen, "%.*f%s%s", k->decimals, c->num,
-                k->kind == REPORT_RATIO && for_people ? "x" : "",
-                c->str && for_people ? c->str : "");
+      text = bench_xasprintf ("%.*f%s%s",
+                              figure_decimals (c->num, k->decimals), c->num,
+                              k->kind == REPORT_RATIO && for_people ? "x" : "",
+                              c->str && for_people ? c->str : "");
     }
-  return 1;
+  if (format == REPORT_TEXT || format == REPORT_MARKDOWN)
+    {
+      char *escaped = bench_printable (text);
+
+      free (text);
+      text = escaped;
+    }
+  return text;
 }
 
 /* Whether an item with FLAGS appears in FORMAT.  */
@@ -281,14 +335,30 @@ static int
 shown (unsigned int flags, enum report_format format)
 {
   return !(flags & REPORT_DETAIL)
-    || format == REPORT_CSV || format == REPORT_JSON;
+    || format == REPORT_CSV || format == REPORT_JSON
+    || (format == REPORT_HTML && (flags & REPORT_PAGE));
+}
+
+/* Print TEXT as cell or header of column C of TAB, padded to WIDTH
+ * unless it is the LAST column shown; FIRST: no separator before it.  */
+static void
+print_text_cell (const report_table_t *tab, int c, int last, int first,
+                 size_t width, const char *text, FILE *fp)
+{
+  /* Headers align as their figures do; the last column is not
+   * padded, so lines end without blanks.  */
+  if (tab->cols[c].kind == REPORT_STR)
+    fprintf (fp, "%s%-*s", first ? "" : "  ", c == last ? 0 : (int) width,
+             text);
+  else
+    fprintf (fp, "%s%*s", first ? "" : "  ", (int) width, text);
 }
 
 static void
 print_text_table (const report_table_t *tab, FILE *fp)
 {
   size_t width[MAX_COLUMNS];
-  char buf[256];
+  char *text, **headers = bench_xcalloc (tab->ncols, sizeof *headers);
   size_t r;
   int c, first, last = 0;
 
@@ -296,27 +366,26 @@ print_text_table (const report_table_t *tab, FILE *fp)
     {
       if (shown (tab->cols[c].flags, REPORT_TEXT))
         last = c;
-      width[c] = strlen (tab->cols[c].header);
+      headers[c] = bench_printable (tab->cols[c].header);
+      width[c] = strlen (headers[c]);
       for (r = 0; r < tab->nrows; r++)
         {
-          format_cell (tab, r, c, REPORT_TEXT, buf, sizeof buf);
-          if (strlen (buf) > width[c])
-            width[c] = strlen (buf);
+          text = format_cell (tab, r, c, REPORT_TEXT, NULL);
+          if (strlen (text) > width[c])
+            width[c] = strlen (text);
+          free (text);
         }
     }
   if (tab->title)
-    fprintf (fp, "# %s\n", tab->title);
+    {
+      text = bench_printable (tab->title);
+      fprintf (fp, "# %s\n", text);
+      free (text);
+    }
   for (first = 1, c = 0; c < tab->ncols; c++)
     if (shown (tab->cols[c].flags, REPORT_TEXT))
       {
-        /* Headers align as their figures do; the last column is not
-         * padded, so lines end without blanks.  */
-        if (tab->cols[c].kind == REPORT_STR)
-          fprintf (fp, "%s%-*s", first ? "" : "  ",
-                   c == last ? 0 : (int) width[c], tab->cols[c].header);
-        else
-          fprintf (fp, "%s%*s", first ? "" : "  ", (int) width[c],
-                   tab->cols[c].header);
+        print_text_cell (tab, c, last, first, width[c], headers[c], fp);
         first = 0;
       }
   fputc ('\n', fp);
@@ -326,30 +395,54 @@ print_text_table (const report_table_t *tab, FILE *fp)
         {
           if (!shown (tab->cols[c].flags, REPORT_TEXT))
             continue;
-          format_cell (tab, r, c, REPORT_TEXT, buf, sizeof buf);
-          if (tab->cols[c].kind == REPORT_STR)
-            fprintf (fp, "%s%-*s", first ? "" : "  ",
-                     c == last ? 0 : (int) width[c], buf);
-          else
-            fprintf (fp, "%s%*s", first ? "" : "  ", (int) width[c], buf);
+          text = format_cell (tab, r, c, REPORT_TEXT, NULL);
+          print_text_cell (tab, c, last, first, width[c], text, fp);
+          free (text);
           first = 0;
         }
       fputc ('\n', fp);
     }
+  for (c = 0; c < tab->ncols; c++)
+    free (headers[c]);
+  free (headers);
+}
+
+/* Print TEXT, escaped for a terminal, with Markdown's table separator
+ * "|" escaped too.  */
+static void
+print_markdown_text (const char *text, FILE *fp)
+{
+  char *printable = bench_printable (text), *p;
+
+  for (p = printable; *p; p++)
+    {
+      if (*p == '|')
+        fputc ('\\', fp);
+      fputc (*p, fp);
+    }
+  free (printable);
 }
 
 static void
 print_markdown_table (const report_table_t *tab, FILE *fp)
 {
-  char buf[256];
+  char *text;
   size_t r;
   int c;
 
   if (tab->title)
-    fprintf (fp, "**%s**\n\n", tab->title);
+    {
+      fputs ("**", fp);
+      print_markdown_text (tab->title, fp);
+      fputs ("**\n\n", fp);
+    }
   for (c = 0; c < tab->ncols; c++)
     if (shown (tab->cols[c].flags, REPORT_MARKDOWN))
-      fprintf (fp, "| %s ", tab->cols[c].header);
+      {
+        fputs ("| ", fp);
+        print_markdown_text (tab->cols[c].header, fp);
+        fputc (' ', fp);
+      }
   fputs ("|\n", fp);
   for (c = 0; c < tab->ncols; c++)
     if (shown (tab->cols[c].flags, REPORT_MARKDOWN))
@@ -360,8 +453,11 @@ print_markdown_table (const report_table_t *tab, FILE *fp)
       for (c = 0; c < tab->ncols; c++)
         if (shown (tab->cols[c].flags, REPORT_MARKDOWN))
           {
-            format_cell (tab, r, c, REPORT_MARKDOWN, buf, sizeof buf);
-            fprintf (fp, "| %s ", buf);
+            text = format_cell (tab, r, c, REPORT_MARKDOWN, NULL);
+            fputs ("| ", fp);
+            print_markdown_text (text, fp);
+            fputc (' ', fp);
+            free (text);
           }
       fputs ("|\n", fp);
     }
@@ -388,7 +484,7 @@ print_csv_field (const char *s, FILE *fp)
 static void
 print_csv_table (const report_table_t *tab, FILE *fp)
 {
-  char buf[256];
+  char *text;
   size_t r;
   int c;
 
@@ -405,8 +501,9 @@ print_csv_table (const report_table_t *tab, FILE *fp)
         {
           if (c)
             fputc (',', fp);
-          format_cell (tab, r, c, REPORT_CSV, buf, sizeof buf);
-          print_csv_field (buf, fp);
+          text = format_cell (tab, r, c, REPORT_CSV, NULL);
+          print_csv_field (text, fp);
+          free (text);
         }
       fputc ('\n', fp);
     }
@@ -433,9 +530,9 @@ print_json_string (const char *s, FILE *fp)
 static void
 print_json_table (const report_table_t *tab, FILE *fp)
 {
-  char buf[256];
+  char *text;
   size_t r;
-  int c;
+  int c, set;
 
   fputs ("  ", fp);
   print_json_string (tab->name, fp);
@@ -449,12 +546,14 @@ print_json_table (const report_table_t *tab, FILE *fp)
             fputs (", ", fp);
           print_json_string (tab->cols[c].key, fp);
           fputs (": ", fp);
-          if (!format_cell (tab, r, c, REPORT_JSON, buf, sizeof buf))
+          text = format_cell (tab, r, c, REPORT_JSON, &set);
+          if (!set)
             fputs ("null", fp);
           else if (tab->cols[c].kind == REPORT_STR)
-            print_json_string (buf, fp);
+            print_json_string (text, fp);
           else
-            fputs (buf, fp);
+            fputs (text, fp);
+          free (text);
         }
       fputc ('}', fp);
     }
@@ -481,7 +580,7 @@ print_html_text (const char *s, FILE *fp)
 static void
 print_html_table (const report_table_t *tab, FILE *fp)
 {
-  char buf[256];
+  char *text;
   size_t r;
   int c;
 
@@ -504,13 +603,14 @@ print_html_table (const report_table_t *tab, FILE *fp)
       for (c = 0; c < tab->ncols; c++)
         if (shown (tab->cols[c].flags, REPORT_HTML))
           {
-            format_cell (tab, r, c, REPORT_HTML, buf, sizeof buf);
+            text = format_cell (tab, r, c, REPORT_HTML, NULL);
             fprintf (fp, "<td%s data-key=\"",
                      tab->cols[c].kind == REPORT_STR ? "" : " class=\"num\"");
             print_html_text (tab->cols[c].key, fp);
             fputs ("\">", fp);
-            print_html_text (buf, fp);
+            print_html_text (text, fp);
             fputs ("</td>", fp);
+            free (text);
           }
       fputs ("</tr>\n", fp);
     }
@@ -599,7 +699,7 @@ report_print (const report_t *rep, enum report_format format, FILE *fp)
     {
     case REPORT_TEXT:
       for (i = 0; i < rep->nnotes; i++)
-        fprintf (fp, "# %s\n", rep->notes[i]);
+        print_note_line ("# ", bench_xstrdup (rep->notes[i]), fp);
       print_provenance_lines (rep, "# ", fp);
       for (i = 0, tab = rep->tables; tab; tab = tab->next)
         if (shown (tab->flags, REPORT_TEXT))
@@ -611,7 +711,7 @@ report_print (const report_t *rep, enum report_format format, FILE *fp)
       break;
     case REPORT_MARKDOWN:
       for (i = 0; i < rep->nnotes; i++)
-        fprintf (fp, "- %s\n", rep->notes[i]);
+        print_note_line ("- ", bench_xstrdup (rep->notes[i]), fp);
       print_provenance_lines (rep, "- ", fp);
       for (tab = rep->tables; tab; tab = tab->next)
         if (shown (tab->flags, REPORT_MARKDOWN))

@@ -4,9 +4,11 @@
  * more named tables.  A table has typed columns; a cell is a string, a
  * number, a truth value or missing, and a missing cell prints as "n/a"
  * (null in JSON), optionally followed by a footnote mark.  Detail
- * columns and detail tables appear only in CSV and JSON, so the text,
- * Markdown and HTML output stays narrow and short enough to read.  The
- * HTML page is self-contained: its charts are inline SVG.
+ * columns and detail tables appear only in CSV and JSON (and in HTML
+ * when so flagged), so the text, Markdown and HTML output stays narrow
+ * and short enough to read.  Text and Markdown escape control
+ * characters (bench_printable), HTML its own special characters.  The HTML page
+ * is self-contained: its charts are inline SVG.
  */
 #ifndef REPORT_H
 #define REPORT_H
@@ -32,6 +34,8 @@ enum report_col_kind
 
 /* Column and table flag: only in CSV and JSON.  */
 #define REPORT_DETAIL 1
+/* Column flag: a REPORT_DETAIL column that the HTML page shows too.  */
+#define REPORT_PAGE 2
 
 typedef struct report report_t;
 typedef struct report_table report_table_t;
@@ -45,6 +49,10 @@ void report_provenance (report_t *rep, int argc, char **argv);
 /* Set one field of it that the tool knows better ("libgcrypt").  */
 void report_set_provenance (report_t *rep, const char *key,
                             const char *value);
+
+/* Record that the figures are those of the sfenc FILE, which the tool
+ * runs (provenance_program).  */
+void report_set_program (report_t *rep, const char *file);
 
 /* Show the chart in FILE (plot.h) in the HTML page, inline, when it is
  * SVG (a PNG chart is left out); the file is read when the page is

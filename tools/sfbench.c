@@ -2225,6 +2225,7 @@ main (int argc, char **argv)
 
   rep = build_report (rows, nrows, maker);
   report_provenance (rep, argc, argv);
+  report_set_program (rep, tool_path[T_SFENC]);
   if (opt.plot)
     {
       draw (rows, nrows);

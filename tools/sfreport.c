@@ -7,23 +7,31 @@
  * the figure compared and one with its ratio to the baseline source;
  * a last row gives the geometric means, as Crypto++'s tables do.  A
  * table of the sources says where each comes from (its provenance;
- * "unknown" for a file from an sfenc that did not record it).  The
- * output is text, Markdown, CSV, JSON or a self-contained HTML page
- * with the tables and a chart per tool.
+ * "unknown" for a file from an sfenc that did not record it), and a
+ * source measured under an emulator is marked wherever it appears.
+ * The output is text, Markdown, CSV, JSON or a self-contained HTML
+ * page with the tables and a chart per tool.
+ *
+ * A result file is data from anywhere: its text reaches gnuplot only
+ * as quoted strings (plot.c), HTML escaped, and a terminal with its
+ * control characters escaped (bench_printable).
  */
 #include <config.h>
 
+#include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "benchutil.h"
-#include "json.h"
 #include "plot.h"
 #include "report.h"
 
 #define MAX_SOURCES 32
+#define MAX_KEYS 16
 
 /* The table, the columns that name a row and the figure compared, by
  * tool, unless --table, --key and --value say otherwise.  */
@@ -37,14 +45,18 @@ static const struct
     { "buildmatrix", "builds", "build", "cfb_mibs" }
   };
 
-/* The provenance fields shown in the sources table; the first ones in
- * every format, the others only in CSV, JSON and... HTML too.  */
+/* The provenance fields shown in the sources table: the first ones in
+ * every format, the others in CSV, JSON and the HTML page.  */
 static const char *const source_fields[] =
   {
-    "date", "cpu", "cores", "compiler", "sfenc", "cpu_flags", "kernel",
-    "cflags", "libgcrypt", "openssl", "gpg", "rnp", "command"
+    "date", "cpu", "cores", "compiler", "sfenc", "disable_hwf",
+    "cpu_flags", "kernel", "cflags", "sfenc_path", "sfenc_file",
+    "sfenc_version", "libgcrypt", "openssl", "gpg", "rnp", "command"
   };
-#define N_SHORT_FIELDS 5
+#define N_SHORT_FIELDS 6
+
+/* What marks the figures of a source measured under an emulator.  */
+#define EMULATED_MARK "(emulated)"
 
 struct source
 {
@@ -52,6 +64,7 @@ struct source
   char *label;
   json_t *doc;
   const char *tool;
+  int emulated;
 };
 
 static struct
@@ -65,6 +78,12 @@ static struct
 
 static struct source sources[MAX_SOURCES];
 static size_t nsources;
+
+/* The page's charts, drawn into a temporary directory that every exit
+ * removes.  */
+static char *chart_dir;
+static char *charts[MAX_SOURCES];
+static size_t ncharts;
 
 
 static void
@@ -92,6 +111,18 @@ usage (void)
           " FILE.png\n"
           "  --help          this text\n");
   exit (0);
+}
+
+
+static void
+remove_charts (void)
+{
+  size_t i;
+
+  for (i = 0; i < ncharts; i++)
+    remove (charts[i]);
+  if (chart_dir)
+    rmdir (chart_dir);
 }
 
 
@@ -170,18 +201,46 @@ parse_args (int argc, char **argv)
 }
 
 
+/* The string member KEY of OBJ, or NULL.  */
+static const char *
+member_string (const json_t *obj, const char *key)
+{
+  return json_string_value (json_object_get (obj, key));
+}
+
+
 static void
 read_sources (void)
 {
+  json_error_t err;
+  const char *cpu;
   size_t i;
 
   for (i = 0; i < nsources; i++)
     {
-      sources[i].doc = json_read_file (sources[i].file);
-      sources[i].tool = json_get_string (sources[i].doc, "tool");
-      if (!sources[i].tool)
-        bench_die (sources[i].file, "not a result file (no \"tool\")");
+      struct source *s = &sources[i];
+
+      s->doc = json_load_file (s->file, JSON_REJECT_DUPLICATES, &err);
+      if (!s->doc)
+        bench_die (s->file, err.line > 0
+                       ? bench_xasprintf ("line %d, column %d: %s",
+                                          err.line, err.column, err.text)
+                       : err.text);
+      s->tool = member_string (s->doc, "tool");
+      if (!s->tool)
+        bench_die (s->file, "not a result file (no \"tool\")");
+      cpu = member_string (json_object_get (s->doc, "provenance"), "cpu");
+      s->emulated = cpu && !strncmp (cpu, "emulated", 8);
     }
+}
+
+
+/* The label of source S as a column header or a chart's series.  */
+static char *
+shown_label (const struct source *s)
+{
+  return s->emulated ? bench_xasprintf ("%s " EMULATED_MARK, s->label)
+                     : bench_xstrdup (s->label);
 }
 
 
@@ -189,29 +248,33 @@ read_sources (void)
 static void
 add_sources_table (report_t *rep)
 {
-  report_table_t *tab = report_add_table (rep, "sources", NULL);
+  report_table_t *tab = report_add_table
+    (rep, "sources", "sources: where each file comes from");
   int col[sizeof source_fields / sizeof *source_fields];
   size_t i, f;
-  int c_label, c_tool, c_file;
+  int c_label, c_tool, c_emulated, c_file;
 
   c_label = report_add_column (tab, "label", "SOURCE", REPORT_STR, 0, 0);
   c_tool = report_add_column (tab, "tool", "TOOL", REPORT_STR, 0, 0);
+  c_emulated = report_add_column (tab, "emulated", "emulated", REPORT_BOOL,
+                                  0, 0);
   for (f = 0; f < sizeof source_fields / sizeof *source_fields; f++)
     col[f] = report_add_column (tab, source_fields[f], source_fields[f],
-                                REPORT_STR, 0,
-                                f < N_SHORT_FIELDS ? 0 : REPORT_DETAIL);
+                                REPORT_STR, 0, f < N_SHORT_FIELDS
+                                ? 0 : REPORT_DETAIL | REPORT_PAGE);
   c_file = report_add_column (tab, "file", "file", REPORT_STR, 0,
-                              REPORT_DETAIL);
+                              REPORT_DETAIL | REPORT_PAGE);
   for (i = 0; i < nsources; i++)
     {
-      const json_t *prov = json_get (sources[i].doc, "provenance");
+      const json_t *prov = json_object_get (sources[i].doc, "provenance");
 
       report_add_row (tab);
       report_set_str (tab, c_label, sources[i].label);
       report_set_str (tab, c_tool, sources[i].tool);
+      report_set_num (tab, c_emulated, sources[i].emulated);
       for (f = 0; f < sizeof source_fields / sizeof *source_fields; f++)
         {
-          const char *v = json_get_string (prov, source_fields[f]);
+          const char *v = member_string (prov, source_fields[f]);
 
           report_set_str (tab, col[f], v ? v : "unknown");
         }
@@ -223,19 +286,24 @@ add_sources_table (report_t *rep)
 /* Between the key values of a row's name: no result has it.  */
 #define KEY_SEPARATOR "\x1f"
 
-/* The value of column KEY of ROW as text.  */
+/* The value of column KEY of ROW, in FILE, as text.  */
 static char *
-key_text (const json_t *row, const char *key)
+key_text (const json_t *row, const char *key, const char *file)
 {
-  const json_t *v = json_get (row, key);
+  const json_t *v = json_object_get (row, key);
 
-  if (!v || v->type == JSON_NULL)
+  if (!v || json_is_null (v))
     return bench_xstrdup ("-");
-  if (v->type == JSON_STRING)
-    return bench_xstrdup (v->string);
-  if (v->type == JSON_NUMBER)
-    return bench_xasprintf ("%g", v->number);
-  return bench_xstrdup (v->type == JSON_TRUE ? "true" : "false");
+  if (json_is_string (v))
+    return bench_xstrdup (json_string_value (v));
+  if (json_is_integer (v))
+    return bench_xasprintf ("%" JSON_INTEGER_FORMAT, json_integer_value (v));
+  if (json_is_real (v))
+    return bench_xasprintf ("%g", json_real_value (v));
+  if (json_is_boolean (v))
+    return bench_xstrdup (json_is_true (v) ? "true" : "false");
+  bench_die (file, bench_xasprintf ("column \"%s\" of a row is an array"
+                                        " or an object, not a name", key));
 }
 
 
@@ -251,8 +319,14 @@ struct combination
                                    key values joined by KEY_SEPARATOR.  */
   char **keyvals;               /* nnames * nkeys: the key values.  */
   size_t nnames;
-  double *values;               /* nnames * nsrc; NAN when missing.  */
+  double *values;               /* nnames * MAX_SOURCES; NAN when
+                                   missing.  */
+  unsigned char *seen;          /* nnames * MAX_SOURCES: the source has
+                                   the row.  */
 };
+
+static struct combination cbs[MAX_SOURCES];
+static size_t ncbs;
 
 
 static void
@@ -273,13 +347,135 @@ set_defaults (struct combination *cb)
   if (!cb->table || !cb->value || !keys)
     bench_die (cb->tool, "an unknown tool: give --table, --key and --value");
   cb->keys = bench_split_list (keys, &cb->nkeys);
+  if (!cb->nkeys)
+    bench_die ("--key", "no column named: give the columns that name a"
+               " row, comma separated");
+  if (cb->nkeys > MAX_KEYS)
+    bench_die ("--key", "too many columns");
+}
+
+
+/* The rows of CB's table in source S; dies unless it is an array of
+ * objects.  */
+static const json_t *
+table_rows (const struct combination *cb, const struct source *s)
+{
+  const json_t *rows = json_object_get (s->doc, cb->table);
+  size_t r;
+
+  if (!json_is_array (rows))
+    bench_die (s->file, bench_xasprintf ("no table \"%s\"", cb->table));
+  for (r = 0; r < json_array_size (rows); r++)
+    if (!json_is_object (json_array_get (rows, r)))
+      bench_die (s->file, bench_xasprintf ("a row of table \"%s\" is"
+                                               " not an object", cb->table));
+  return rows;
+}
+
+
+/* The columns of CB's table over all its sources, comma separated, in
+ * first-seen order; only those holding a number when FIGURES.  */
+static char *
+column_list (const struct combination *cb, int figures)
+{
+  char *list = bench_xstrdup (""), **names = NULL;
+  size_t nnames = 0, j, r, n;
+
+  for (j = 0; j < cb->nsrc; j++)
+    {
+      const json_t *rows = table_rows (cb, &sources[cb->src[j]]);
+
+      for (r = 0; r < json_array_size (rows); r++)
+        {
+          const char *key;
+          json_t *v;
+
+          json_object_foreach (json_array_get (rows, r), key, v)
+            {
+              char *longer;
+
+              for (n = 0; n < nnames && strcmp (names[n], key); n++)
+                ;
+              if (n < nnames || (figures && !json_is_number (v)))
+                continue;
+              names = bench_xrealloc (names, nnames + 1, sizeof *names);
+              names[nnames++] = (char *) key;
+              longer = bench_xasprintf ("%s%s%s", list, *list ? ", " : "",
+                                        key);
+              free (list);
+              list = longer;
+            }
+        }
+    }
+  free (names);
+  return list;
+}
+
+
+/* Whether some row of CB's table, in any source, has column KEY; when
+ * FIGURE, whether it has it, and every row that has it holds a number
+ * or null there.  */
+static int
+has_column (const struct combination *cb, const char *key, int figure)
+{
+  size_t j, r;
+  int found = 0;
+
+  for (j = 0; j < cb->nsrc; j++)
+    {
+      const json_t *rows = table_rows (cb, &sources[cb->src[j]]);
+
+      for (r = 0; r < json_array_size (rows); r++)
+        {
+          const json_t *v = json_object_get (json_array_get (rows, r), key);
+
+          if (v && figure && !json_is_number (v) && !json_is_null (v))
+            return 0;
+          found |= v != NULL;
+        }
+    }
+  return found;
+}
+
+
+/* Die: CB's table has no column NAME (when FIGURE, no column of
+ * numbers), which OPTION gave; say which it has.  */
+static void __attribute__ ((noreturn))
+die_no_column (const struct combination *cb, const char *option,
+               const char *name, int figure)
+{
+  char *columns = column_list (cb, figure);
+  char *why = bench_xasprintf ("%s's table \"%s\" has no %s \"%s\"; its"
+                               " %s: %s", cb->tool, cb->table,
+                               figure ? "figure" : "column", name,
+                               figure ? "figures" : "columns", columns);
+
+  free (columns);
+  bench_die (option, why);
+}
+
+
+/* Die unless CB's figure and the key columns --key names are columns
+ * of its table, so that a misspelt name is not taken for a column of
+ * n/a.  (A default key column may be absent: sfbench writes "threads"
+ * only when --threads is given.)  */
+static void
+check_columns (const struct combination *cb)
+{
+  size_t k;
+
+  for (k = 0; opt.keys && k < cb->nkeys; k++)
+    if (!has_column (cb, cb->keys[k], 0))
+      die_no_column (cb, "--key", cb->keys[k], 0);
+  if (!has_column (cb, cb->value, 1))
+    die_no_column (cb, "--value", cb->value, 1);
 }
 
 
 /* The index of the row that ROW of a result names, a new one (all
  * its figures missing) if no source had it yet.  */
 static size_t
-find_or_add_row (struct combination *cb, const json_t *row)
+find_or_add_row (struct combination *cb, const json_t *row, const char *file)
 {
   char **vals = bench_xcalloc (cb->nkeys, sizeof *vals);
   char *name = bench_xstrdup ("");
@@ -289,7 +485,7 @@ find_or_add_row (struct combination *cb, const json_t *row)
     {
       char *joined;
 
-      vals[k] = key_text (row, cb->keys[k]);
+      vals[k] = key_text (row, cb->keys[k], file);
       joined = bench_xasprintf ("%s%s%s", name, k ? KEY_SEPARATOR : "",
                                 vals[k]);
       free (name);
@@ -313,9 +509,37 @@ find_or_add_row (struct combination *cb, const json_t *row)
   free (vals);
   cb->values = bench_xrealloc (cb->values, (cb->nnames + 1) * MAX_SOURCES,
                                sizeof *cb->values);
+  cb->seen = bench_xrealloc (cb->seen, (cb->nnames + 1) * MAX_SOURCES,
+                             sizeof *cb->seen);
   for (k = 0; k < MAX_SOURCES; k++)
-    cb->values[cb->nnames * MAX_SOURCES + k] = NAN;
+    {
+      cb->values[cb->nnames * MAX_SOURCES + k] = NAN;
+      cb->seen[cb->nnames * MAX_SOURCES + k] = 0;
+    }
   return cb->nnames++;
+}
+
+
+/* Die: two rows of source S name row I of CB.  */
+static void __attribute__ ((noreturn))
+die_duplicate (const struct combination *cb, const struct source *s,
+               size_t i)
+{
+  char *name = bench_xstrdup ("");
+  size_t k;
+
+  for (k = 0; k < cb->nkeys; k++)
+    {
+      char *longer = bench_xasprintf ("%s%s%s=%s", name, k ? ", " : "",
+                                      cb->keys[k],
+                                      cb->keyvals[i * cb->nkeys + k]);
+
+      free (name);
+      name = longer;
+    }
+  bench_die (s->file, bench_xasprintf
+                 ("two rows have the key %s; give --key the columns that"
+                  " tell them apart", name));
 }
 
 
@@ -323,18 +547,20 @@ find_or_add_row (struct combination *cb, const json_t *row)
 static void
 collect (struct combination *cb, size_t j, const struct source *s)
 {
-  const json_t *rows = json_get (s->doc, cb->table);
+  const json_t *rows = table_rows (cb, s);
   size_t r, i;
 
-  if (!rows || rows->type != JSON_ARRAY)
-    bench_die (s->file, bench_xasprintf ("no table \"%s\"", cb->table));
-  for (r = 0; r < rows->n; r++)
+  for (r = 0; r < json_array_size (rows); r++)
     {
-      const json_t *v = json_get (rows->items[r], cb->value);
+      const json_t *row = json_array_get (rows, r);
+      const json_t *v = json_object_get (row, cb->value);
 
-      i = find_or_add_row (cb, rows->items[r]);
-      if (v && v->type == JSON_NUMBER)
-        cb->values[i * MAX_SOURCES + j] = v->number;
+      i = find_or_add_row (cb, row, s->file);
+      if (cb->seen[i * MAX_SOURCES + j])
+        die_duplicate (cb, s, i);
+      cb->seen[i * MAX_SOURCES + j] = 1;
+      if (json_is_number (v))
+        cb->values[i * MAX_SOURCES + j] = json_number_value (v);
     }
 }
 
@@ -363,29 +589,31 @@ check_label (const struct combination *cb, size_t j)
 static void
 add_combined_table (report_t *rep, struct combination *cb)
 {
+  char *base = shown_label (&sources[cb->src[cb->base]]);
   report_table_t *tab = report_add_table
     (rep, bench_xasprintf ("%s_%s", cb->tool, cb->table),
      bench_xasprintf ("%s: %s, and xSOURCE = SOURCE / %s", cb->tool,
-                      cb->value, sources[cb->src[cb->base]].label));
-  int c_key[16], c_val[MAX_SOURCES], c_ratio[MAX_SOURCES];
+                      cb->value, base));
+  int c_key[MAX_KEYS], c_val[MAX_SOURCES], c_ratio[MAX_SOURCES];
   struct bench_geomean gval[MAX_SOURCES], gratio[MAX_SOURCES];
   size_t i, j, k;
 
-  if (cb->nkeys > sizeof c_key / sizeof *c_key)
-    bench_die ("--key", "too many columns");
+  free (base);
+
   for (k = 0; k < cb->nkeys; k++)
     c_key[k] = report_add_column (tab, cb->keys[k], cb->keys[k], REPORT_STR,
                                   0, 0);
   for (j = 0; j < cb->nsrc; j++)
     {
-      const char *label = sources[cb->src[j]].label;
+      const struct source *s = &sources[cb->src[j]];
+      char *header = shown_label (s);
 
       check_label (cb, j);
-      c_val[j] = report_add_column (tab, label, label, REPORT_NUM, 1, 0);
+      c_val[j] = report_add_column (tab, s->label, header, REPORT_NUM, 1, 0);
       if (j != cb->base)
         c_ratio[j] = report_add_column
-          (tab, bench_xasprintf ("ratio_%s", label),
-           bench_xasprintf ("x%s", label), REPORT_RATIO, 2, 0);
+          (tab, bench_xasprintf ("ratio_%s", s->label),
+           bench_xasprintf ("x%s", header), REPORT_RATIO, 2, 0);
     }
   memset (gval, 0, sizeof gval);
   memset (gratio, 0, sizeof gratio);
@@ -432,7 +660,7 @@ plot_combination (const struct combination *cb, const char *file)
   char **cats = bench_xcalloc (cb->nnames, sizeof *cats);
   char **series = bench_xcalloc (cb->nsrc, sizeof *series);
   double *values = bench_xcalloc (cb->nnames * cb->nsrc, sizeof *values);
-  char *label, *p;
+  char *title;
   size_t i, j, k;
 
   for (i = 0; i < cb->nnames; i++)
@@ -450,16 +678,15 @@ plot_combination (const struct combination *cb, const char *file)
         values[i * cb->nsrc + j] = cb->values[i * MAX_SOURCES + j];
     }
   for (j = 0; j < cb->nsrc; j++)
-    series[j] = sources[cb->src[j]].label;
-  /* gnuplot would take an underscore for a subscript.  */
-  label = bench_xstrdup (cb->value);
-  for (p = label; (p = strchr (p, '_')); )
-    *p = ' ';
-  plot_bars (file, bench_xasprintf ("%s: %s", cb->tool, label), label,
-             cb->nnames, cats, cb->nsrc, series, values);
-  free (label);
+    series[j] = shown_label (&sources[cb->src[j]]);
+  title = bench_xasprintf ("%s: %s", cb->tool, cb->value);
+  plot_bars (file, title, cb->value, cb->nnames, cats, cb->nsrc, series,
+             values);
+  free (title);
   for (i = 0; i < cb->nnames; i++)
     free (cats[i]);
+  for (j = 0; j < cb->nsrc; j++)
+    free (series[j]);
   free (cats);
   free (series);
   free (values);
@@ -467,10 +694,10 @@ plot_combination (const struct combination *cb, const char *file)
 
 
 /* The combinations, one per tool in the order the tools come.  */
-static size_t
-make_combinations (struct combination *cbs)
+static void
+make_combinations (void)
 {
-  size_t i, c, ncbs = 0;
+  size_t i, c;
 
   for (i = 0; i < nsources; i++)
     {
@@ -479,7 +706,6 @@ make_combinations (struct combination *cbs)
           break;
       if (c == ncbs)
         {
-          memset (&cbs[c], 0, sizeof cbs[c]);
           cbs[c].tool = sources[i].tool;
           set_defaults (&cbs[c]);
           ncbs++;
@@ -490,27 +716,57 @@ make_combinations (struct combination *cbs)
     {
       if ((size_t) opt.baseline > cbs[c].nsrc)
         bench_die ("--baseline", bench_xasprintf
-                   ("%s has only %zu files", cbs[c].tool, cbs[c].nsrc));
+                       ("%s has only %zu files", cbs[c].tool, cbs[c].nsrc));
       cbs[c].base = opt.baseline - 1;
+      check_columns (&cbs[c]);
       for (i = 0; i < cbs[c].nsrc; i++)
         collect (&cbs[c], i, &sources[cbs[c].src[i]]);
     }
-  return ncbs;
+}
+
+
+/* Draw a chart per tool for the page, when gnuplot is there.  */
+static void
+draw_page_charts (report_t *rep)
+{
+  size_t c;
+
+  if (!plot_available ())
+    {
+      fprintf (stderr, "%s: gnuplot not found: the page has no charts"
+               " (apt-get install gnuplot-nox)\n", bench_progname);
+      return;
+    }
+  chart_dir = bench_xasprintf ("%s/sfreport.XXXXXX", bench_temp_dir ());
+  if (!mkdtemp (chart_dir))
+    {
+      char *why = strerror (errno);
+
+      free (chart_dir);
+      chart_dir = NULL;
+      bench_die (bench_temp_dir (), why);
+    }
+  for (c = 0; c < ncbs; c++)
+    {
+      charts[ncharts] = bench_xasprintf ("%s/%zu.svg", chart_dir, c);
+      ncharts++;
+      plot_combination (&cbs[c], charts[c]);
+      report_add_chart (rep, charts[c]);
+    }
 }
 
 
 int
 main (int argc, char **argv)
 {
-  struct combination cbs[MAX_SOURCES];
-  char *chart;
-  size_t ncbs, c;
-  report_t *rep;
-  char tmpdir[] = "/tmp/sfreport.XXXXXX";
+  static report_t *rep;
+  size_t c, i;
 
+  bench_progname = "sfreport";
+  bench_at_die (remove_charts);
   parse_args (argc, argv);
   read_sources ();
-  ncbs = make_combinations (cbs);
+  make_combinations ();
   rep = report_new ("sfreport");
   report_provenance (rep, argc, argv);
   report_note (rep, "%zu result files from %zu tool%s; each tool's table"
@@ -520,32 +776,24 @@ main (int argc, char **argv)
   report_note (rep, "geomean: the geometric mean of the figures over the"
                " rows every file has, and of the ratios over the rows"
                " that have both figures");
+  for (i = 0; i < nsources && !sources[i].emulated; i++)
+    ;
+  if (i < nsources)
+    report_note (rep, EMULATED_MARK ": a file whose figures were measured"
+                 " under an emulator (qemu-user); they measure the emulator,"
+                 " not a machine");
   add_sources_table (rep);
   for (c = 0; c < ncbs; c++)
     add_combined_table (rep, &cbs[c]);
   if (opt.plot)
     plot_combination (&cbs[0], opt.plot);
-  /* The page shows a chart per tool, drawn in a directory of its own.  */
   if (opt.format == REPORT_HTML || opt.save)
-    {
-      plot_check ("sfreport", "chart.svg");
-      if (!mkdtemp (tmpdir))
-        bench_die (tmpdir, "cannot make a temporary directory");
-      for (c = 0; c < ncbs; c++)
-        {
-          chart = bench_xasprintf ("%s/%zu.svg", tmpdir, c);
-          plot_combination (&cbs[c], chart);
-          report_add_chart (rep, chart);
-        }
-    }
+    draw_page_charts (rep);
   report_print (rep, opt.format, stdout);
   if (opt.save)
     report_save (rep, opt.save);
-  if (opt.format == REPORT_HTML || opt.save)
-    {
-      for (c = 0; c < ncbs; c++)
-        remove (bench_xasprintf ("%s/%zu.svg", tmpdir, c));
-      remove (tmpdir);
-    }
+  if (fflush (stdout) || ferror (stdout))
+    bench_die ("standard output", strerror (errno));
+  remove_charts ();
   return 0;
 }

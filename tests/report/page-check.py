@@ -46,6 +46,8 @@ class Tables(HTMLParser):
 def same(shown, value):
     if value is None:
         return shown.startswith("n/a")
+    if isinstance(value, bool):
+        return shown == ("true" if value else "false")
     if isinstance(value, str):
         return shown == value
     text = shown.rstrip("x*")
