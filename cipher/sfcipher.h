@@ -306,7 +306,9 @@ sf_wipememory (void *p, size_t n)
  * turned off by SFENC_DISABLE_HWF, a comma separated list of feature
  * names compared case-insensitively, or when that list holds "all".
  * The table asks it for every HWF; a module asks it for code paths
- * of its own that no HWF names.  */
+ * of its own that no HWF names.  sf_table_init reports, once, the
+ * names in the list that neither an HWF of the built-in modules nor
+ * the program's own code knows.  */
 static inline int
 sf_hwf_disabled (const char *feature)
 {

@@ -798,6 +798,109 @@ sf_table_register_module (const sf_module_t *module, const char *origin,
 }
 
 
+/* The features the code asks sf_hwf_disabled about besides the HWFs of
+ * the table's entries: SHA-1's and GHASH's choices (cipher/sha1.c,
+ * cipher/ghash.c) and AES-NI's wider paths (cipher/rijndael-aesni.c).  */
+static const char *const internal_hwf_names[] =
+  { "vaes", "avx512", "shani", "arm-sha1", "pclmul", "vpclmul", "arm-pmull" };
+#define N_INTERNAL_HWF_NAMES \
+  (sizeof internal_hwf_names / sizeof *internal_hwf_names)
+
+/* Room for the distinct feature names, ten in the built-in code.  */
+#define MAX_HWF_NAMES 64
+
+/* Add NAME to NAMES[*N], unless NULL or there already.  */
+static void
+add_hwf_name (const char **names, size_t *n, const char *name)
+{
+  size_t i;
+
+  if (!name || *n == MAX_HWF_NAMES)
+    return;
+  for (i = 0; i < *n; i++)
+    if (!strcasecmp (names[i], name))
+      return;
+  names[(*n)++] = name;
+}
+
+/* Whether NAMES[N] holds the LEN bytes at ITEM, case aside.  */
+static int
+hwf_name_known (const char *const *names, size_t n, const char *item,
+                size_t len)
+{
+  size_t i;
+
+  for (i = 0; i < n; i++)
+    if (strlen (names[i]) == len && !strncasecmp (names[i], item, len))
+      return 1;
+  return 0;
+}
+
+/* Print the LEN bytes at ITEM in quotes, a byte that is not printable
+ * ASCII in hex, so that the message stays one line.  */
+static void
+print_hwf_item (const char *item, size_t len)
+{
+  size_t i;
+
+  fputc ('\'', stderr);
+  for (i = 0; i < len; i++)
+    {
+      unsigned char c = (unsigned char) item[i];
+
+      if (c >= 0x20 && c < 0x7f)
+        fputc (c, stderr);
+      else
+        fprintf (stderr, "\\x%02x", c);
+    }
+  fputc ('\'', stderr);
+}
+
+/* Report, in one line, the items of SFENC_DISABLE_HWF that name no
+ * feature known here: sf_hwf_disabled passes over them, so a misspelt
+ * name or a wrong separator would silently disable nothing.  Checked
+ * once, when the built-in modules are in the table, rather than in
+ * sf_hwf_disabled, which every look-up runs.  */
+static void
+check_disable_hwf (void)
+{
+  const char *list = getenv ("SFENC_DISABLE_HWF"), *p, *end;
+  const char *names[MAX_HWF_NAMES];
+  size_t n = 0, i, unknown = 0;
+
+  if (!list)
+    return;
+  add_hwf_name (names, &n, "all");
+  for (i = 0; i < table_len; i++)
+    {
+      const sf_cipher_spec_t *spec = table[i].spec;
+      const sf_cfb_sha1_t *cfb_sha1 = cfb_sha1_field (spec);
+      const sf_ocb_t *ocb = ocb_field (spec);
+
+      add_hwf_name (names, &n, spec->hwf);
+      add_hwf_name (names, &n, cfb_sha1 ? cfb_sha1->hwf : NULL);
+      add_hwf_name (names, &n, ocb ? ocb->hwf : NULL);
+    }
+  for (i = 0; i < N_INTERNAL_HWF_NAMES; i++)
+    add_hwf_name (names, &n, internal_hwf_names[i]);
+  for (p = list; *p; p = *end ? end + 1 : end)
+    {
+      end = p + strcspn (p, ",");
+      if (end == p || hwf_name_known (names, n, p, end - p))
+        continue;
+      fputs (unknown++ ? ", " : "sfenc: SFENC_DISABLE_HWF: no such feature: ",
+             stderr);
+      print_hwf_item (p, end - p);
+    }
+  if (!unknown)
+    return;
+  fputs (" (known here, separated by commas: ", stderr);
+  for (i = 0; i < n; i++)
+    fprintf (stderr, "%s%s", i ? ", " : "", names[i]);
+  fputs (")\n", stderr);
+}
+
+
 gpg_error_t
 sf_table_init (void)
 {
@@ -823,6 +926,7 @@ sf_table_init (void)
             first_err = err;
         }
     }
+  check_disable_hwf ();
   return first_err;
 }
 

@@ -12,11 +12,14 @@ sfenc's code:
                 encrypted session key, the session key
   kek           v6 SKESK: HKDF-SHA256 of s2k-key (RFC 9580 5.3.2); a v5
                 SKESK and a v4 one with a session key use s2k-key
+  kek-prk       the pseudorandom key of that HKDF (RFC 5869 2.2), from
+                which kek is expanded
   session-key   the session key the SKESK holds encrypted (v4 in CFB
                 mode, v5 and v6 with AEAD)
   message-key   SEIPD v2: HKDF-SHA256 of the session key and the
                 packet's salt (RFC 9580 5.13.2); LibrePGP's AEAD packet
                 uses the session key itself
+  message-key-prk  the pseudorandom key of that HKDF
 
 and of each of these longer than 16 octets, NAME.first16 and
 NAME.last16, its first and last 16 octets, for a half left behind
@@ -170,7 +173,8 @@ def s2k_derive(s2k, passphrase, keylen, material):
 
 
 def hkdf_sha256(salt, ikm, info, length):
-    """RFC 5869; an empty salt is HashLen zeros."""
+    """RFC 5869: the pseudorandom key and the LENGTH octets expanded
+    from it; an empty salt is HashLen zeros."""
     prk = hmac.new(salt or bytes(32), ikm, hashlib.sha256).digest()
     out, block, counter = b"", b"", 1
     while len(out) < length:
@@ -178,7 +182,7 @@ def hkdf_sha256(salt, ikm, info, length):
                          hashlib.sha256).digest()
         out += block
         counter += 1
-    return out[:length]
+    return prk, out[:length]
 
 
 def double(block):
@@ -245,7 +249,9 @@ class Message:
                                              self.material))
         kek_name = "s2k-key"
         if version == 6:
-            kek = self.add("kek", hkdf_sha256(b"", kek, ad, KEYLEN[algo]))
+            prk, kek = hkdf_sha256(b"", kek, ad, KEYLEN[algo])
+            self.add("kek-prk", prk)
+            self.add("kek", kek)
             kek_name = "kek"
         self.keyed.append((kek_name, algo, aead))
         session = self.material.compute("aead-decrypt", algo, aead, kek,
@@ -261,8 +267,10 @@ class Message:
             return
         # SEIPD v2: version, cipher, AEAD, chunk size octet, salt.
         dalgo, daead = head[1], AEAD_MODES[head[2]]
-        okm = hkdf_sha256(head[4:36], session, bytes([0xc0 | PKT_SEIPD])
-                          + head[:4], KEYLEN[dalgo])
+        prk, okm = hkdf_sha256(head[4:36], session,
+                               bytes([0xc0 | PKT_SEIPD]) + head[:4],
+                               KEYLEN[dalgo])
+        self.add("message-key-prk", prk)
         self.add("message-key", okm)
         self.keyed.append(("message-key", dalgo, daead))
 

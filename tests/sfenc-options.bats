@@ -57,6 +57,41 @@ setup () {
   done
 }
 
+# Encrypt with SFENC_DISABLE_HWF=$1; ERR is what sfenc printed on
+# stderr.
+encrypt_disabling () {
+  SFENC_DISABLE_HWF=$1 "${SF[@]}" --yes -c -o "$T/msg" "$T/plain" \
+    2> "$T/err"
+  ERR=$(cat "$T/err")
+  cmp "$T/plain" <("${SF[@]}" -d "$T/msg" 2> /dev/null)
+}
+
+@test "sfenc-options: SFENC_DISABLE_HWF names an unknown feature or uses a wrong separator: one line, once" {
+  local list item
+
+  for list in xyz 'aesni;pclmul' 'aesni pclmul' 'aesni, pclmul' 'all,sha-ni'; do
+    case $list in
+      *,*) item=${list#*,} ;;
+      *) item=$list ;;
+    esac
+    encrypt_disabling "$list"
+    echo "$list: $ERR"
+    [ "$(wc -l < "$T/err")" -eq 1 ]
+    [[ "$ERR" == "sfenc: SFENC_DISABLE_HWF: no such feature: '$item' (known here, separated by commas: all, "*", aesni, "*", pclmul, "*")" ]]
+  done
+}
+
+@test "sfenc-options: SFENC_DISABLE_HWF with known features says nothing" {
+  local list
+
+  for list in all ALL aesni 'AESNI,' 'aesni,pclmul' shani,vaes,avx512,vpclmul \
+              arm-aes,arm-sha1,arm-pmull ''; do
+    encrypt_disabling "$list"
+    echo "$list: $ERR"
+    [ -z "$ERR" ]
+  done
+}
+
 @test "sfenc-options: every implementation of every algorithm round-trips" {
   local line algo impl status
   while IFS=: read -r _ algo _ _ _ _ impl _ _ _ status _; do

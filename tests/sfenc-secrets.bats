@@ -5,8 +5,10 @@
 #
 #   - controls, where a secret is certainly in use: right after the
 #     passphrase is read, at the start of the HKDF that reads the S2K
-#     output (v6 SKESK), and when each cipher or AEAD key has been set.
-#     The search must find there every secret in use;
+#     output (v6 SKESK), in each HKDF once its pseudorandom key is the
+#     HMAC key (g10/hkdf.c's second gcry_md_setkey), and when each
+#     cipher or AEAD key has been set.  The search must find there
+#     every secret in use;
 #   - "closed": when the output file has been closed, after its last
 #     byte: nothing is needed any more, and no secret may be left;
 #   - "exit": at the last system call (exit_group); no secret either.
@@ -14,7 +16,8 @@
 # The secrets of a message, computed from the message alone by
 # tests/s2k-key.py (through libgcrypt, tests/key-material, where
 # Python cannot): the passphrase, the S2K output, the key-encryption
-# key, the session key, the SEIPD v2 message key, the halves of each,
+# key, the session key, the SEIPD v2 message key, the pseudorandom key
+# of each HKDF (v6 SKESK, SEIPD v2), the halves of each,
 # what OCB, EAX and GCM derive from each key they are keyed with, and
 # windows of each key schedule as the module itself lays it out
 # (tests/key-material, with the module's own setkey).
@@ -91,9 +94,11 @@ set_stops () {
         [ "${3-}" = wrong ] ||
           STOPS+=("keyed2 sf_aead_setkey 2 return session-key session-key.schedule@* session-key.$kept") ;;
     v6) STOPS+=("s2k hkdf 1 entry s2k-key"
+                "kek-prk gcry_md_setkey 2 return kek-prk*"
                 "keyed1 sf_aead_setkey 1 return kek kek.schedule@* kek.$kept")
         [ "${3-}" = wrong ] ||
-          STOPS+=("keyed2 sf_aead_setkey 2 return session-key message-key message-key.schedule@* message-key.$kept") ;;
+          STOPS+=("message-prk gcry_md_setkey 4 return message-key-prk*"
+                  "keyed2 sf_aead_setkey 2 return session-key message-key message-key.schedule@* message-key.$kept") ;;
   esac
   STOPS+=("closed outfile_close 1 return" "exit")
 }
