@@ -182,7 +182,7 @@ gpgme () {
   # Not compressed (--compress-algo=none), and the name given.
   gpg --batch --quiet --pinentry-mode loopback --passphrase "$PASS" \
     --list-packets "$T/msg" > "$T/packets" 2>&1 || true
-  ! grep -q 'compressed packet' "$T/packets"
+  grep -q 'compressed packet' "$T/packets" && return 1
   grep -q 'name="named.txt"' "$T/packets"
   gpgme decrypt "$SFENC" "$T/msg" "$T/out2" "callback flags"
   cmp "$T/in" "$T/out2"

@@ -117,7 +117,7 @@ teardown () {
   # Change one character of the CRC line ("=" and four characters).
   awk '/^=....$/ { c = substr($0, 2, 1); $0 = "=" (c == "A" ? "B" : "A") substr($0, 3) } { print }' \
     "$T/msg.asc" > "$T/bad.asc"
-  ! cmp -s "$T/msg.asc" "$T/bad.asc"
+  cmp -s "$T/msg.asc" "$T/bad.asc" && return 1
   run sfenc -d --batch --passphrase secret -o "$T/out" "$T/bad.asc"
   echo "$output"
   [ "$status" -eq 2 ]

@@ -217,7 +217,7 @@ one_line_error () {
   both --batch --command-fd 4 -o "$T/out" -d "$T/msg"
   [ "$gpg_status" -eq 2 ]
   [ "$sfenc_status" -eq 2 ]
-  ! grep -q GET_BOOL "$T/st-sfenc"
+  grep -q GET_BOOL "$T/st-sfenc" && return 1
   [ "$(cat "$T/out")" = old ]
 }
 
