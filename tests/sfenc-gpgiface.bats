@@ -177,20 +177,59 @@ one_line_error () {
   [ ! -e "$T/out.sfenc" ]
 }
 
-@test "gpgiface: a command descriptor that ends cancels, as in gpg" {
-  : > "$T/answers"
+# With $T/answers on the command descriptor, -c and -d cancel as in
+# gpg: exit status 2, CANCELED_BY_USER and no output file.
+answers_cancel () {
   both --batch --command-fd 4 -c -o "$T/msgOUT" "$T/in"
   [ "$gpg_status" -eq 2 ]
   [ "$sfenc_status" -eq 2 ]
   same_keywords
-  grep -q '^\[GNUPG:\] CANCELED_BY_USER' "$T/st-sfenc"
+  grep -qx '\[GNUPG:\] CANCELED_BY_USER' "$T/st-sfenc"
+  grep -qx '\[GNUPG:\] FAILURE symencrypt 33554531' "$T/st-sfenc"
+  [ ! -e "$T/msg.sfenc" ]
   one_line_error
   "$SFENC" --batch --passphrase "pass phrase" -c -o "$T/msg" "$T/in"
   both --batch --command-fd 4 -d -o "$T/outOUT" "$T/msg"
   [ "$gpg_status" -eq 2 ]
   [ "$sfenc_status" -eq 2 ]
   same_keywords
+  grep -qx '\[GNUPG:\] CANCELED_BY_USER' "$T/st-sfenc"
   grep -q '^\[GNUPG:\] END_DECRYPTION' "$T/st-sfenc"
+  [ ! -e "$T/out.sfenc" ]
+  one_line_error
+}
+
+@test "gpgiface: a command descriptor that ends cancels, as in gpg" {
+  : > "$T/answers"
+  answers_cancel
+}
+
+@test "gpgiface: an answer that the command descriptor ends before its line end cancels, as in gpg" {
+  # Issue 44: the unfinished answer was taken as the passphrase, a
+  # truncated one when encrypting.
+  printf 'pass phrase' > "$T/answers"
+  answers_cancel
+  # On standard input too, as the review ran it.
+  run bash -c 'printf "pass phrase" | "$1" --batch --command-fd 0 --status-fd 1 -d "$2"' \
+    _ "$SFENC" "$T/msg"
+  [ "$status" -eq 2 ]
+  [[ $output == *'[GNUPG:] CANCELED_BY_USER'* ]]
+  [[ $output != *DECRYPTION_OKAY* ]]
+  # With its line end the same answer decrypts.
+  printf 'pass phrase\n' | "$SFENC" --batch --command-fd 0 -d -o "$T/out" "$T/msg"
+  cmp "$T/in" "$T/out"
+}
+
+@test "gpgiface: --passphrase-fd takes a passphrase that ends without a line end, as gpg does" {
+  printf 'pass phrase' > "$T/answers"
+  both --batch --passphrase-fd 4 -c -o "$T/msgOUT" "$T/in"
+  [ "$gpg_status" -eq 0 ]
+  [ "$sfenc_status" -eq 0 ]
+  # Each decrypts the other's message with the whole passphrase.
+  "${GPG[@]}" --batch --passphrase "pass phrase" -d -o "$T/out.gpg" "$T/msg.sfenc" 3> /dev/null
+  "$SFENC" --batch --passphrase "pass phrase" -d -o "$T/out.sfenc" "$T/msg.gpg"
+  cmp "$T/in" "$T/out.gpg"
+  cmp "$T/in" "$T/out.sfenc"
 }
 
 @test "gpgiface: overwriting a file is asked on the command descriptor, after the passphrase" {
