@@ -332,9 +332,39 @@ answers_cancel () {
     [ "$status" -eq 2 ] || { echo "$cmd: $status"; return 1; }
     [[ ${lines[-1]} == sfenc:\ * ]] || { echo "$cmd: $output"; return 1; }
     [ "$(echo "$output" | grep -c '^sfenc: ')" -eq 1 ]
-    echo "$output" | grep -q '^\[GNUPG:\] FAILURE ' || { echo "$cmd: $output"; return 1; }
+    echo "$output" | grep -q '^\[GNUPG:\] FAILURE [a-z-]\+ [0-9]\+$' \
+      || { echo "$cmd: $output"; return 1; }
   done
   [ -n "$cmd" ]
+}
+
+@test "gpgiface: a FAILURE line names the command by its long name, however it was given" {
+  # Issue 44: -k and -K gave an empty location, and an abbreviation
+  # itself.  gpg lists an empty keyring and writes no FAILURE, so the
+  # location is the command's name as the long option spells it.
+  local given want
+  while read -r given want; do
+    run "$SFENC" --batch --status-fd 1 $given < /dev/null
+    [ "$status" -eq 2 ]
+    [ "${lines[0]}" = "[GNUPG:] FAILURE $want 33554492" ] \
+      || { echo "$given: $output"; return 1; }
+  done <<'EOF'
+-k list-keys
+--list-keys list-keys
+--list-k list-keys
+-K list-secret-keys
+--list-sec list-secret-keys
+--fing fingerprint
+--import import
+--export-ownertrust export-ownertrust
+EOF
+  # The signing and encrypting commands keep gpg's own locations.
+  run "$SFENC" --batch --status-fd 1 -b < /dev/null
+  [ "$status" -eq 2 ]
+  [[ $output == *'[GNUPG:] FAILURE sign 33554449'* ]]
+  run "$SFENC" --batch --status-fd 1 -e -r x < /dev/null
+  [ "$status" -eq 2 ]
+  [[ $output == *'[GNUPG:] FAILURE encrypt 33554441'* ]]
 }
 
 @test "gpgiface: a message for a public key ends with gpg's lines for a missing secret key" {
