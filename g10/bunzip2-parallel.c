@@ -733,10 +733,10 @@ free_pieces (pbunzip2_t *pu)
 
 
 /* Store at DATA the FORGED_LEN bytes whose bzip2 CRC is CRC.  Four
- * bytes turn the CRC register R into R ^ DATA times x^32 modulo the
- * polynomial, and the CRC is that register inverted; so DATA is the
- * inverted CRC divided by x^32, that is shifted back 32 times, XOR the
- * initial register.  */
+ * bytes DATA turn the CRC register R into (R ^ DATA) x^32 modulo the
+ * polynomial, and the CRC is that register inverted: so DATA is the
+ * inverted CRC divided by x^32 (the register shifted back 32 times)
+ * XOR the initial register, all ones.  */
 static void
 forge_crc_bytes (uint32_t crc, unsigned char *data)
 {
