@@ -34,9 +34,17 @@
  * the reader.  When neither does, or the probe meets an error or the
  * end of the input, the stream is refused as the serial decoder
  * refuses it.  So false magics cost one probe of the block they are
- * in, never a wrong byte.  A block longer than any encoder writes (an
- * encoder's code lengths take at most 41 bits each; libbz2 reads any
- * number of bits there) is refused: memory stays bounded.
+ * in, never a wrong byte.
+ *
+ * A block longer than any encoder writes (an encoder's code lengths
+ * take at most 41 bits each; libbz2 reads any number of bits there) is
+ * not held whole: with the rest of the stream it goes to one libbz2,
+ * fed a byte buffer at a time as the serial decoder is, so memory
+ * stays bounded.  That libbz2 reads a stream whose first block is
+ * forged to have the combined CRC of the blocks taken so far as its
+ * CRC: libbz2's combined CRC after it is then the stream's, and libbz2
+ * checks the stream's at its end.  The forged block's output is
+ * dropped.
  */
 #include <config.h>
 
@@ -61,6 +69,12 @@
 #define SCRATCH_SIZE ((size_t)64 << 10)
 
 #define MAGIC_MASK ((1ULL << BZIP2_MAGIC_BITS) - 1)
+
+/* The CRC-32 polynomial of bzip2, most significant bit first.  */
+#define BZIP2_CRC_POLY 0x04c11db7
+
+/* The output of the forged block, in bytes.  */
+#define FORGED_LEN 4
 
 /* The longest block an encoder writes at LEVEL, in bits: magic, CRC,
  * randomised bit and origin pointer (105), the map of the bytes used
@@ -132,6 +146,12 @@ struct pbunzip2
   uint32_t combined;
   /* A verified one-block stream the reading thread decodes itself.  */
   int streaming;
+  /* Or the rest of the stream, after a block too long to hold: BS reads
+   * RUN's whole bytes from FED on, its first SKIP bytes of output
+   * dropped.  */
+  int serial;
+  size_t fed;
+  size_t skip;
   bz_stream bs;
   bitbuf_t run;
   bitbuf_t candidate;
@@ -602,6 +622,9 @@ probe_feed (pbunzip2_t *pu, bz_stream *bs, size_t *fed, int *r_output)
 }
 
 
+static gpg_error_t start_serial (pbunzip2_t *pu);
+
+
 /* The head piece begins with a block magic and does not decode as a
  * block: find the pieces the block spans (see the top of the file).  */
 static gpg_error_t
@@ -642,15 +665,15 @@ probe_block (pbunzip2_t *pu)
           break;
         }
       if (cut > BLOCK_BITS_MAX (pu->level))
-        {
-          err = fail_corrupted ();
-          break;
-        }
+        break;
       seq++;
     }
   BZ2_bzDecompressEnd (&bs);
   if (err)
     return err;
+  /* Longer than any encoder writes.  */
+  if (!output)
+    return start_serial (pu);
   /* The block ends after the cut before PREV_CUT's piece, so at
    * PREV_CUT or at CUT; when only the head piece was fed, it failed
    * alone already.  */
@@ -706,6 +729,192 @@ free_pieces (pbunzip2_t *pu)
   bitbuf_release (&pu->spare);
   bitbuf_release (&pu->run);
   bitbuf_release (&pu->candidate);
+}
+
+
+/* Store at DATA the FORGED_LEN bytes whose bzip2 CRC is CRC.  Four
+ * bytes DATA turn the CRC register R into (R ^ DATA) x^32 modulo the
+ * polynomial, and the CRC is that register inverted: so DATA is the
+ * inverted CRC divided by x^32 (the register shifted back 32 times)
+ * XOR the initial register, all ones.  */
+static void
+forge_crc_bytes (uint32_t crc, unsigned char *data)
+{
+  uint32_t r = ~crc;
+  int i;
+
+  for (i = 0; i < 32; i++)
+    r = r & 1 ? ((r ^ BZIP2_CRC_POLY) >> 1) | 0x80000000 : r >> 1;
+  r ^= 0xffffffff;
+  for (i = 0; i < FORGED_LEN; i++)
+    data[i] = r >> (24 - 8 * i);
+}
+
+
+/* Append to BB the bits of a block whose CRC is CRC.  */
+static gpg_error_t
+append_forged_block (bitbuf_t *bb, uint32_t crc)
+{
+  unsigned char data[FORGED_LEN], stream[128];
+  unsigned int len = sizeof stream;
+  uint64_t end;
+  int pad;
+
+  forge_crc_bytes (crc, data);
+  if (BZ2_bzBuffToBuffCompress ((char *)stream, &len, (char *)data,
+                                sizeof data, 1, 0, 0) != BZ_OK)
+    return fail_nomem ();
+  /* After the block: the end magic, the combined CRC (the block's
+   * own) and fewer than 8 zero bits.  */
+  for (pad = 0; pad < 8; pad++)
+    {
+      end = 8 * (uint64_t)len - pad - BZIP2_TRAILER_BITS;
+      if (bits_get (stream, end, BZIP2_MAGIC_BITS) == BZIP2_END_MAGIC
+          && bits_get (stream, end + BZIP2_MAGIC_BITS, 32) == crc)
+        break;
+    }
+  if (pad == 8)
+    return fail (gpg_error (GPG_ERR_INTERNAL), "decryption failed",
+                 "libbz2 wrote no end magic after a block");
+  if (bitbuf_append (bb, stream, BZIP2_HEADER_BITS, end - BZIP2_HEADER_BITS))
+    return fail_nomem ();
+  return 0;
+}
+
+
+/* Make RUN the bits in CANDIDATE and the input not read yet, from its
+ * first byte on; CANDIDATE gets RUN's buffer.  */
+static gpg_error_t
+run_from_candidate (pbunzip2_t *pu)
+{
+  bitbuf_t swap;
+
+  if (bitbuf_append (&pu->candidate, pu->inbuf + pu->inpos, 0,
+                     8 * (uint64_t)(pu->inlen - pu->inpos)))
+    return fail_nomem ();
+  pu->inpos = pu->inlen;
+  swap = pu->run;
+  pu->run = pu->candidate;
+  pu->candidate = swap;
+  pu->fed = 0;
+  return 0;
+}
+
+
+/* The head block is longer than any encoder writes, and RUN holds the
+ * header and its bits up to the end of the head piece: hand it and the
+ * rest of the stream to one libbz2 (see the top of the file).  */
+static gpg_error_t
+start_serial (pbunzip2_t *pu)
+{
+  bitbuf_t *c = &pu->candidate;
+  gpg_error_t err;
+
+  bitbuf_truncate (c, 0);
+  if (bitbuf_put (c, 0x425a6830 + pu->level, BZIP2_HEADER_BITS))
+    return fail_nomem ();
+  err = append_forged_block (c, pu->combined);
+  if (err)
+    return err;
+  if (bitbuf_append (c, pu->run.buf, BZIP2_HEADER_BITS,
+                     pu->run.nbits - BZIP2_HEADER_BITS))
+    return fail_nomem ();
+  pop_piece (pu);
+  for (; pu->emitted < pu->filling; pop_piece (pu))
+    {
+      err = append_piece (c, piece_at (pu, pu->emitted));
+      if (err)
+        return err;
+    }
+  if (bitbuf_append (c, pu->raw.buf, 0, pu->raw.nbits))
+    return fail_nomem ();
+  err = run_from_candidate (pu);
+  if (err)
+    return err;
+  stop_workers (pu);
+  memset (&pu->bs, 0, sizeof pu->bs);
+  if (BZ2_bzDecompressInit (&pu->bs, 0, 0) != BZ_OK)
+    return fail_nomem ();
+  pu->serial = 1;
+  pu->skip = FORGED_LEN;
+  return 0;
+}
+
+
+/* All the whole bytes of RUN are fed: keep its last bits and add the
+ * next input, or at its end those bits padded to a byte.  */
+static gpg_error_t
+serial_refill (pbunzip2_t *pu)
+{
+  uint64_t kept = pu->run.nbits - 8 * (uint64_t)pu->fed;
+  gpg_error_t err;
+
+  bitbuf_truncate (&pu->candidate, 0);
+  if (bitbuf_append (&pu->candidate, pu->run.buf, 8 * (uint64_t)pu->fed,
+                     kept))
+    return fail_nomem ();
+  err = fill_input (pu);
+  if (err)
+    return err;
+  if (pu->inpos == pu->inlen)
+    {
+      if (!kept)
+        return fail_truncated ();
+      /* The forged block shifted the stream's bits: its last ones may
+       * be fewer than a byte here.  Pad them as bzip2 pads.  */
+      if (bitbuf_put (&pu->candidate, 0, 8 - kept))
+        return fail_nomem ();
+    }
+  return run_from_candidate (pu);
+}
+
+
+/* Read the output of the rest of the stream, decoded serially.  */
+static gpg_error_t
+serial_read (pbunzip2_t *pu, unsigned char *buf, size_t size, size_t *nread)
+{
+  unsigned int room = size < UINT_MAX ? size : UINT_MAX;
+  size_t whole, n, drop;
+  gpg_error_t err;
+  int rc;
+
+  for (;;)
+    {
+      whole = pu->run.nbits / 8;
+      pu->bs.next_in = (char *)pu->run.buf + pu->fed;
+      pu->bs.avail_in = whole - pu->fed;
+      pu->bs.next_out = (char *)buf;
+      pu->bs.avail_out = room;
+      rc = BZ2_bzDecompress (&pu->bs);
+      pu->fed = whole - pu->bs.avail_in;
+      n = room - pu->bs.avail_out;
+      drop = n < pu->skip ? n : pu->skip;
+      memmove (buf, buf + drop, n - drop);
+      n -= drop;
+      pu->skip -= drop;
+      if (rc == BZ_STREAM_END)
+        {
+          BZ2_bzDecompressEnd (&pu->bs);
+          pu->serial = 0;
+          pu->finished = 1;
+          free_pieces (pu);
+          *nread = n;
+          return 0;
+        }
+      if (rc != BZ_OK)
+        return bzip2_decompress_error (rc);
+      if (n)
+        {
+          *nread = n;
+          return 0;
+        }
+      if (!pu->bs.avail_in)
+        {
+          err = serial_refill (pu);
+          if (err)
+            return err;
+        }
+    }
 }
 
 
@@ -800,6 +1009,8 @@ pbunzip2_read (void *ctx, unsigned char *buf, size_t size, size_t *nread)
     }
   while (!pu->finished)
     {
+      if (pu->serial)
+        return serial_read (pu, buf, size, nread);
       if (pu->streaming)
         {
           err = stream_run (pu, buf, size, nread);
@@ -887,7 +1098,7 @@ pbunzip2_release (pbunzip2_t *pu)
   if (!pu)
     return;
   stop_workers (pu);
-  if (pu->streaming)
+  if (pu->streaming || pu->serial)
     BZ2_bzDecompressEnd (&pu->bs);
   free_pieces (pu);
   free (pu->workers);

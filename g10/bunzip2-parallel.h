@@ -13,7 +13,10 @@
  * pieces of the stream are in flight, each at most the longest block
  * an encoder writes at the stream's level (2.3 MB at level 9) and at
  * most 2 MiB of its output; a block whose output is larger is
- * decoded again by the reading thread, straight into its reader.
+ * decoded again by the reading thread, straight into its reader.  A
+ * block longer than that, which only a crafted stream holds, is read
+ * with the rest of the stream by the reading thread alone, an input
+ * buffer at a time.
  * Each decoding libbz2 takes 100 kB plus 4 times the block size.
  * That is up to 12.5 MB a thread at level 9, so no more than
  * PBUNZIP2_THREADS_MAX threads run, which keeps the whole of sfenc -d

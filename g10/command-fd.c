@@ -42,7 +42,8 @@ command_fd_enabled (void)
 
 
 /* Ask KEYWORD as a question of TYPE and read the answer into
- * *R_LINE.  */
+ * *R_LINE.  An answer that the end of the descriptor cuts short
+ * cancels, as in gpg.  */
 static gpg_error_t
 ask (const char *type, const char *keyword, char **r_line)
 {
@@ -56,11 +57,7 @@ ask (const char *type, const char *keyword, char **r_line)
   /* gpg says GOT_IT also when the descriptor has ended.  */
   status_got_it ();
   if (eof)
-    {
-      passphrase_release (*r_line);
-      *r_line = NULL;
-      return gpg_error (GPG_ERR_CANCELED);
-    }
+    return gpg_error (GPG_ERR_CANCELED);
   return 0;
 }
 

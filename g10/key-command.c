@@ -8,9 +8,9 @@
 
 
 gpg_error_t
-key_command_fail (const char *option, enum key_need needs,
-                  const char *const *recipients, size_t n_recipients,
-                  const char *signer)
+key_command_fail (const char *option, const char *command,
+                  enum key_need needs, const char *const *recipients,
+                  size_t n_recipients, const char *signer)
 {
   size_t i;
 
@@ -30,8 +30,9 @@ key_command_fail (const char *option, enum key_need needs,
                    "no secret key: sfenc has no keys and makes no"
                    " signatures");
     default:
-      /* gpg's location of a FAILURE is its command's name.  */
-      status_failure (option + 2, gpg_error (GPG_ERR_NOT_SUPPORTED));
+      /* The location of the FAILURE is the command's long name, as
+       * gpg's locations are: never an abbreviation or "-k".  */
+      status_failure (command, gpg_error (GPG_ERR_NOT_SUPPORTED));
       return fail (gpg_error (GPG_ERR_NOT_SUPPORTED), option,
                    "sfenc has no keys: it encrypts and decrypts with a"
                    " passphrase only");

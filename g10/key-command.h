@@ -20,10 +20,12 @@ enum key_need
     NEEDS_KEYRING               /* Everything else.  */
   };
 
-/* Fail the command OPTION ("--encrypt", ...), which NEEDS that; the
- * N_RECIPIENTS RECIPIENTS (-r) and SIGNER (-u, NULL if none) are
- * named in the status lines.  */
-gpg_error_t key_command_fail (const char *option, enum key_need needs,
+/* Fail the command COMMAND ("encrypt", "list-keys", ...), given as
+ * OPTION ("-e", "--list-k", ...), which NEEDS that; the N_RECIPIENTS
+ * RECIPIENTS (-r) and SIGNER (-u, NULL if none) are named in the
+ * status lines.  */
+gpg_error_t key_command_fail (const char *option, const char *command,
+                              enum key_need needs,
                               const char *const *recipients,
                               size_t n_recipients, const char *signer);
 

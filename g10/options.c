@@ -505,12 +505,16 @@ set_command (struct command_line *cl, enum cmd cmd, const char *name)
 }
 
 
+/* Set the command of option O, written NAME, that NEEDS keys.  */
 static gpg_error_t
 set_key_command (struct command_line *cl, enum key_need needs,
-                 const char *name)
+                 const struct option_def *o, const char *name)
 {
   if (cl->cmd != CMD_KEYS)
-    cl->key_need = needs;
+    {
+      cl->key_need = needs;
+      cl->key_command = o->long_name;
+    }
   return set_command (cl, CMD_KEYS, name);
 }
 
@@ -622,20 +626,24 @@ add_to_list (const char **list, size_t *n, const char *name,
 }
 
 
-/* Apply option ID, which takes no argument; NAME is how it was
+/* Apply option O, which takes no argument; NAME is how it was
  * written.  */
 static gpg_error_t
-apply_switch (struct command_line *cl, enum opt_id id, const char *name)
+apply_switch (struct command_line *cl, const struct option_def *o,
+              const char *name)
 {
-  switch (id)
+  switch (o->id)
     {
     case O_SYMMETRIC: return set_command (cl, CMD_SYMMETRIC, name);
     case O_DECRYPT: return set_command (cl, CMD_DECRYPT, name);
     case O_LIST_CIPHERS: return set_command (cl, CMD_LIST_CIPHERS, name);
     case O_LIST_CONFIG: return set_command (cl, CMD_LIST_CONFIG, name);
-    case O_KEYS_PUBLIC: return set_key_command (cl, NEEDS_PUBLIC_KEY, name);
-    case O_KEYS_SECRET: return set_key_command (cl, NEEDS_SECRET_KEY, name);
-    case O_KEYS_KEYRING: return set_key_command (cl, NEEDS_KEYRING, name);
+    case O_KEYS_PUBLIC:
+      return set_key_command (cl, NEEDS_PUBLIC_KEY, o, name);
+    case O_KEYS_SECRET:
+      return set_key_command (cl, NEEDS_SECRET_KEY, o, name);
+    case O_KEYS_KEYRING:
+      return set_key_command (cl, NEEDS_KEYRING, o, name);
     case O_VERSION: return set_command (cl, CMD_VERSION, name);
     case O_HELP: return set_command (cl, CMD_HELP, name);
     case O_DUMP_OPTIONS: return set_command (cl, CMD_DUMP_OPTIONS, name);
@@ -795,7 +803,7 @@ apply_option (struct command_line *cl, const struct option_def *o,
               const char *name, const char *arg)
 {
   if (!o->arg)
-    return apply_switch (cl, o->id, name);
+    return apply_switch (cl, o, name);
   return apply_argument (cl, o->id, name, arg);
 }
 

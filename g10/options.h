@@ -75,6 +75,7 @@ struct command_line
   enum cmd cmd;
   char cmd_option[32];          /* The option that gave CMD.  */
   enum key_need key_need;       /* What CMD_KEYS needs.  */
+  const char *key_command;      /* Its long name, as "list-keys".  */
   const char *extensions[MAX_LIST_OPTION];   /* --load-extension.  */
   size_t n_extensions;
   const char *recipients[MAX_LIST_OPTION];   /* -r, -R.  */

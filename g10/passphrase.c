@@ -198,7 +198,15 @@ passphrase_read_line (int fd, const char *name, char **r_line, int *r_eof)
       passphrase_release (pb.mem);
       return err;
     }
-  *r_eof = pb.at_eof && !pb.len;
+  /* A line cut short by the end of FD is no answer: gpg cancels
+   * rather than take a truncated passphrase.  */
+  if (pb.at_eof)
+    {
+      passphrase_release (pb.mem);
+      *r_eof = 1;
+      return 0;
+    }
+  *r_eof = 0;
   *r_line = pb.mem;
   return 0;
 }
@@ -206,7 +214,7 @@ passphrase_read_line (int fd, const char *name, char **r_line, int *r_eof)
 
 /* Ask on the command descriptor, as gpg 2.2 asks there under
  * --pinentry-mode loopback: once, also when encrypting.  An empty
- * answer is no passphrase; no answer at all cancels.  */
+ * answer is no passphrase; an answer without its line end cancels.  */
 static gpg_error_t
 ask_command_fd (pass_buf_t *pb, int encrypting)
 {
@@ -218,7 +226,7 @@ ask_command_fd (pass_buf_t *pb, int encrypting)
     {
       status_canceled_by_user ();
       return fail (err, WHAT, "cancelled: --command-fd ended before"
-                   " the answer");
+                   " the end of the answer line");
     }
   if (err)
     return err;

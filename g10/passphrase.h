@@ -18,8 +18,9 @@ gpg_error_t passphrase_get (char **r_pass, int encrypting);
 void passphrase_release (char *pass);
 
 /* Read one line from FD (NAME in messages) into secure memory at
- * *R_LINE, without its line end; *R_EOF says that FD had ended before
- * it, with nothing read.  Release the line with passphrase_release.  */
+ * *R_LINE, without its line end; *R_EOF says that FD ended before a
+ * line end, and then *R_LINE is NULL.  Release the line with
+ * passphrase_release.  */
 gpg_error_t passphrase_read_line (int fd, const char *name, char **r_line,
                                   int *r_eof);
 

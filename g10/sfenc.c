@@ -133,8 +133,8 @@ run_command (const struct command_line *cl)
     case CMD_LIST_CONFIG:
       return list_config (cl->args, cl->n_args);
     case CMD_KEYS:
-      return key_command_fail (cl->cmd_option, cl->key_need, cl->recipients,
-                               cl->n_recipients, cl->signer);
+      return key_command_fail (cl->cmd_option, cl->key_command, cl->key_need,
+                               cl->recipients, cl->n_recipients, cl->signer);
     case CMD_SYMMETRIC:
       return encrypt_file (cl->args[0]);
     default:

@@ -177,20 +177,59 @@ one_line_error () {
   [ ! -e "$T/out.sfenc" ]
 }
 
-@test "gpgiface: a command descriptor that ends cancels, as in gpg" {
-  : > "$T/answers"
+# With $T/answers on the command descriptor, -c and -d cancel as in
+# gpg: exit status 2, CANCELED_BY_USER and no output file.
+answers_cancel () {
   both --batch --command-fd 4 -c -o "$T/msgOUT" "$T/in"
   [ "$gpg_status" -eq 2 ]
   [ "$sfenc_status" -eq 2 ]
   same_keywords
-  grep -q '^\[GNUPG:\] CANCELED_BY_USER' "$T/st-sfenc"
+  grep -qx '\[GNUPG:\] CANCELED_BY_USER' "$T/st-sfenc"
+  grep -qx '\[GNUPG:\] FAILURE symencrypt 33554531' "$T/st-sfenc"
+  [ ! -e "$T/msg.sfenc" ]
   one_line_error
   "$SFENC" --batch --passphrase "pass phrase" -c -o "$T/msg" "$T/in"
   both --batch --command-fd 4 -d -o "$T/outOUT" "$T/msg"
   [ "$gpg_status" -eq 2 ]
   [ "$sfenc_status" -eq 2 ]
   same_keywords
+  grep -qx '\[GNUPG:\] CANCELED_BY_USER' "$T/st-sfenc"
   grep -q '^\[GNUPG:\] END_DECRYPTION' "$T/st-sfenc"
+  [ ! -e "$T/out.sfenc" ]
+  one_line_error
+}
+
+@test "gpgiface: a command descriptor that ends cancels, as in gpg" {
+  : > "$T/answers"
+  answers_cancel
+}
+
+@test "gpgiface: an answer that the command descriptor ends before its line end cancels, as in gpg" {
+  # Issue 44: the unfinished answer was taken as the passphrase, a
+  # truncated one when encrypting.
+  printf 'pass phrase' > "$T/answers"
+  answers_cancel
+  # On standard input too, as the review ran it.
+  run bash -c 'printf "pass phrase" | "$1" --batch --command-fd 0 --status-fd 1 -d "$2"' \
+    _ "$SFENC" "$T/msg"
+  [ "$status" -eq 2 ]
+  [[ $output == *'[GNUPG:] CANCELED_BY_USER'* ]]
+  [[ $output != *DECRYPTION_OKAY* ]]
+  # With its line end the same answer decrypts.
+  printf 'pass phrase\n' | "$SFENC" --batch --command-fd 0 -d -o "$T/out" "$T/msg"
+  cmp "$T/in" "$T/out"
+}
+
+@test "gpgiface: --passphrase-fd takes a passphrase that ends without a line end, as gpg does" {
+  printf 'pass phrase' > "$T/answers"
+  both --batch --passphrase-fd 4 -c -o "$T/msgOUT" "$T/in"
+  [ "$gpg_status" -eq 0 ]
+  [ "$sfenc_status" -eq 0 ]
+  # Each decrypts the other's message with the whole passphrase.
+  "${GPG[@]}" --batch --passphrase "pass phrase" -d -o "$T/out.gpg" "$T/msg.sfenc" 3> /dev/null
+  "$SFENC" --batch --passphrase "pass phrase" -d -o "$T/out.sfenc" "$T/msg.gpg"
+  cmp "$T/in" "$T/out.gpg"
+  cmp "$T/in" "$T/out.sfenc"
 }
 
 @test "gpgiface: overwriting a file is asked on the command descriptor, after the passphrase" {
@@ -293,9 +332,39 @@ one_line_error () {
     [ "$status" -eq 2 ] || { echo "$cmd: $status"; return 1; }
     [[ ${lines[-1]} == sfenc:\ * ]] || { echo "$cmd: $output"; return 1; }
     [ "$(echo "$output" | grep -c '^sfenc: ')" -eq 1 ]
-    echo "$output" | grep -q '^\[GNUPG:\] FAILURE ' || { echo "$cmd: $output"; return 1; }
+    echo "$output" | grep -q '^\[GNUPG:\] FAILURE [a-z-]\+ [0-9]\+$' \
+      || { echo "$cmd: $output"; return 1; }
   done
   [ -n "$cmd" ]
+}
+
+@test "gpgiface: a FAILURE line names the command by its long name, however it was given" {
+  # Issue 44: -k and -K gave an empty location, and an abbreviation
+  # itself.  gpg lists an empty keyring and writes no FAILURE, so the
+  # location is the command's name as the long option spells it.
+  local given want
+  while read -r given want; do
+    run "$SFENC" --batch --status-fd 1 $given < /dev/null
+    [ "$status" -eq 2 ]
+    [ "${lines[0]}" = "[GNUPG:] FAILURE $want 33554492" ] \
+      || { echo "$given: $output"; return 1; }
+  done <<'EOF'
+-k list-keys
+--list-keys list-keys
+--list-k list-keys
+-K list-secret-keys
+--list-sec list-secret-keys
+--fing fingerprint
+--import import
+--export-ownertrust export-ownertrust
+EOF
+  # The signing and encrypting commands keep gpg's own locations.
+  run "$SFENC" --batch --status-fd 1 -b < /dev/null
+  [ "$status" -eq 2 ]
+  [[ $output == *'[GNUPG:] FAILURE sign 33554449'* ]]
+  run "$SFENC" --batch --status-fd 1 -e -r x < /dev/null
+  [ "$status" -eq 2 ]
+  [[ $output == *'[GNUPG:] FAILURE encrypt 33554441'* ]]
 }
 
 @test "gpgiface: a message for a public key ends with gpg's lines for a missing secret key" {
