@@ -41,9 +41,13 @@ command_fd_enabled (void)
 }
 
 
+/* gpg's cancel character: typed at a prompt, or written by a client
+ * on the command descriptor, anywhere in an answer.  */
+#define CONTROL_D '\004'
+
 /* Ask KEYWORD as a question of TYPE and read the answer into
- * *R_LINE.  An answer that the end of the descriptor cuts short
- * cancels, as in gpg.  */
+ * *R_LINE.  An answer that the end of the descriptor cuts short, or
+ * that holds Control-D, cancels, as in gpg.  */
 static gpg_error_t
 ask (const char *type, const char *keyword, char **r_line)
 {
@@ -58,6 +62,12 @@ ask (const char *type, const char *keyword, char **r_line)
   status_got_it ();
   if (eof)
     return gpg_error (GPG_ERR_CANCELED);
+  if (strchr (*r_line, CONTROL_D))
+    {
+      passphrase_release (*r_line);
+      *r_line = NULL;
+      return gpg_error (GPG_ERR_CANCELED);
+    }
   return 0;
 }
 

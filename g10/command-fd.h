@@ -20,7 +20,8 @@ int command_fd_enabled (void);
 
 /* Ask KEYWORD as GET_HIDDEN: the answer line, in secure memory, at
  * *R_LINE (release it with passphrase_release), or GPG_ERR_CANCELED
- * when the descriptor ended before a line end.  */
+ * when the descriptor ended before a line end or the answer held
+ * Control-D.  */
 gpg_error_t command_get_hidden (const char *keyword, char **r_line);
 
 /* Ask KEYWORD as GET_BOOL: *R_YES is 1 for an answer "y" or "yes"

@@ -214,7 +214,8 @@ passphrase_read_line (int fd, const char *name, char **r_line, int *r_eof)
 
 /* Ask on the command descriptor, as gpg 2.2 asks there under
  * --pinentry-mode loopback: once, also when encrypting.  An empty
- * answer is no passphrase; an answer without its line end cancels.  */
+ * answer is no passphrase; an answer without its line end, or with
+ * Control-D in it, cancels.  */
 static gpg_error_t
 ask_command_fd (pass_buf_t *pb, int encrypting)
 {
@@ -225,8 +226,8 @@ ask_command_fd (pass_buf_t *pb, int encrypting)
   if (gpg_err_code (err) == GPG_ERR_CANCELED)
     {
       status_canceled_by_user ();
-      return fail (err, WHAT, "cancelled: --command-fd ended before"
-                   " the end of the answer line");
+      return fail (err, WHAT, "cancelled: the answer on --command-fd"
+                   " had no line end, or held Control-D");
     }
   if (err)
     return err;

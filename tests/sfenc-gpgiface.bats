@@ -220,6 +220,14 @@ answers_cancel () {
   cmp "$T/in" "$T/out"
 }
 
+@test "gpgiface: Control-D in an answer cancels, as in gpg" {
+  printf 'pass\004phrase\n' > "$T/answers"
+  answers_cancel
+  rm -f "$T"/msg*
+  printf 'pass phrase\004\n' > "$T/answers"
+  answers_cancel
+}
+
 @test "gpgiface: --passphrase-fd takes a passphrase that ends without a line end, as gpg does" {
   printf 'pass phrase' > "$T/answers"
   both --batch --passphrase-fd 4 -c -o "$T/msgOUT" "$T/in"
