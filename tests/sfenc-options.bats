@@ -92,6 +92,21 @@ encrypt_disabling () {
   done
 }
 
+@test "sfenc-options: every feature name the sources ask about is known to the SFENC_DISABLE_HWF check" {
+  # cipher/table.c keeps its own list of the names the code asks
+  # sf_hwf_disabled about; a name added to the code alone would be
+  # reported as unknown.
+  local top=${top_srcdir:-$BATS_TEST_DIRNAME/..} names name
+  names=$(grep -hoE 'sf_hwf_disabled \("[a-z0-9-]+"\)|\.hwf = "[a-z0-9-]+"' \
+            "$top"/cipher/*.c | sed 's/.*"\(.*\)".*/\1/' | sort -u)
+  [ "$(echo "$names" | wc -w)" -ge 8 ]
+  for name in $names; do
+    encrypt_disabling "$name"
+    echo "$name: $ERR"
+    [ -z "$ERR" ]
+  done
+}
+
 @test "sfenc-options: every implementation of every algorithm round-trips" {
   local line algo impl status
   while IFS=: read -r _ algo _ _ _ _ impl _ _ _ status _; do
