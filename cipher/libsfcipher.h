@@ -75,6 +75,10 @@ gpg_error_t sf_table_find (const char *algo, const char *impl,
 gpg_error_t sf_table_find_id (int openpgp_id, const char *impl,
                               const sf_cipher_spec_t **r_spec);
 
+/* True when ID is one of OpenPGP's private and experimental cipher
+ * ids, SF_OPENPGP_PRIVATE_FIRST to SF_OPENPGP_PRIVATE_LAST.  */
+int sf_openpgp_id_private (int id);
+
 /* The origin of the registered SPEC: NULL when it is built in (or not
  * registered), else the file it was loaded from.  */
 const char *sf_table_origin (const sf_cipher_spec_t *spec);

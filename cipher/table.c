@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <gcrypt.h>
 
 #include "libsfcipher.h"
 #include "static-modules.h"
@@ -617,13 +618,147 @@ same_algorithm (const sf_cipher_spec_t *a, const sf_cipher_spec_t *b)
 }
 
 
+/* The ciphers of the OpenPGP registry (RFC 9580 9.3), by the names
+ * libgcrypt knows them under.  Ids 5 and 6 are reserved, and 100 to
+ * 110 are for private and experimental use.  */
+static const struct
+{
+  int id;
+  const char *gcry_name;
+} openpgp_ciphers[] =
+  {
+    { 1, "IDEA" }, { 2, "3DES" }, { 3, "CAST5" }, { 4, "BLOWFISH" },
+    { 7, "AES" }, { 8, "AES192" }, { 9, "AES256" }, { 10, "TWOFISH" },
+    { 11, "CAMELLIA128" }, { 12, "CAMELLIA192" }, { 13, "CAMELLIA256" }
+  };
+
+int
+sf_openpgp_id_private (int id)
+{
+  return id >= SF_OPENPGP_PRIVATE_FIRST && id <= SF_OPENPGP_PRIVATE_LAST;
+}
+
+
+/* libgcrypt's name for the standard OpenPGP cipher ID, or NULL when
+ * OpenPGP assigns no cipher to ID.  */
+static const char *
+openpgp_gcry_name (int id)
+{
+  size_t i;
+
+  for (i = 0; i < sizeof openpgp_ciphers / sizeof *openpgp_ciphers; i++)
+    if (openpgp_ciphers[i].id == id)
+      return openpgp_ciphers[i].gcry_name;
+  return NULL;
+}
+
+
+/* Refuse SPEC when its block and key lengths are not BLOCKSIZE and
+ * KEYLEN, those of CLAIM, the algorithm it claims to be.  */
+static gpg_error_t
+check_geometry (const sf_cipher_spec_t *spec, const char *claim,
+                size_t blocksize, size_t keylen, char *why, size_t whylen)
+{
+  if (spec->blocksize == blocksize && spec->keylen == keylen)
+    return 0;
+  snprintf (why, whylen, "%s (%s): claims %s but its block and key are"
+            " %zu and %zu bytes, not %zu and %zu", spec->name, spec->impl,
+            claim, spec->blocksize, spec->keylen, blocksize, keylen);
+  return gpg_error (GPG_ERR_CONFLICT);
+}
+
+
+/* Known answers libgcrypt gives for the claim checks: this many keys,
+ * two blocks each.  */
+#define GCRYPT_KATS 3
+#define GCRYPT_KAT_BLOCKS 2
+
+/* Write the LEN bytes at BUF as a hex string to HEX.  */
+static void
+hex_encode (const unsigned char *buf, size_t len, char *hex)
+{
+  size_t i;
+
+  for (i = 0; i < len; i++)
+    sprintf (hex + 2 * i, "%02x", buf[i]);
+}
+
+/* SPEC, from a module, claims the standard OpenPGP id that libgcrypt
+ * knows as GCRY_NAME and no built-in implementation has: it must meet
+ * the known answers libgcrypt's implementation gives.  */
+static gpg_error_t
+check_claim_with_gcrypt (const sf_cipher_spec_t *spec, const char *gcry_name,
+                         char *why, size_t whylen)
+{
+  int algo = gcry_cipher_map_name (gcry_name);
+  char claim[100], reason[200];
+  char keyhex[GCRYPT_KATS][2 * KAT_MAX_KEY + 1];
+  char pthex[GCRYPT_KATS][2 * KAT_MAX_DATA + 1];
+  char cthex[GCRYPT_KATS][2 * KAT_MAX_DATA + 1];
+  unsigned char key[KAT_MAX_KEY], pt[KAT_MAX_DATA], ct[KAT_MAX_DATA];
+  sf_kat_t kats[GCRYPT_KATS];
+  gcry_cipher_hd_t hd = NULL;
+  size_t datalen, i, k;
+  gpg_error_t err;
+
+  snprintf (claim, sizeof claim, "%s (OpenPGP id %d)", gcry_name,
+            spec->openpgp_id);
+  if (!algo || gcry_cipher_open (&hd, algo, GCRY_CIPHER_MODE_ECB, 0))
+    {
+      snprintf (why, whylen, "%s (%s): claims %s, which this libgcrypt"
+                " lacks, so the claim cannot be checked", spec->name,
+                spec->impl, claim);
+      return gpg_error (GPG_ERR_CIPHER_ALGO);
+    }
+  err = check_geometry (spec, claim, gcry_cipher_get_algo_blklen (algo),
+                        gcry_cipher_get_algo_keylen (algo), why, whylen);
+  datalen = GCRYPT_KAT_BLOCKS * spec->blocksize;
+  for (k = 0; !err && k < GCRYPT_KATS; k++)
+    {
+      for (i = 0; i < spec->keylen; i++)
+        key[i] = (unsigned char) (k * 101 + i * 59 + 7);
+      for (i = 0; i < datalen; i++)
+        pt[i] = (unsigned char) (k * 13 + i * 89 + 1);
+      err = gcry_cipher_setkey (hd, key, spec->keylen);
+      if (gpg_err_code (err) == GPG_ERR_WEAK_KEY)
+        err = 0;
+      if (!err)
+        err = gcry_cipher_encrypt (hd, ct, datalen, pt, datalen);
+      if (err)
+        snprintf (why, whylen, "%s (%s): libgcrypt's %s fails: %s",
+                  spec->name, spec->impl, gcry_name, gpg_strerror (err));
+      hex_encode (key, spec->keylen, keyhex[k]);
+      hex_encode (pt, datalen, pthex[k]);
+      hex_encode (ct, datalen, cthex[k]);
+      kats[k].key = keyhex[k];
+      kats[k].plaintext = pthex[k];
+      kats[k].ciphertext = cthex[k];
+    }
+  gcry_cipher_close (hd);
+  sf_wipememory (key, sizeof key);
+  if (!err && sf_spec_usable (spec))
+    {
+      err = run_selftest (spec, kats, GCRYPT_KATS, 0, reason, sizeof reason);
+      if (err)
+        snprintf (why, whylen, "%s (%s): claims %s but fails the known"
+                  " answers of libgcrypt's %s: %s", spec->name, spec->impl,
+                  claim, gcry_name, reason);
+    }
+  return err;
+}
+
+
 /* A module's own known answers only show that it agrees with itself:
  * check SPEC, which comes from a module, against every built-in
  * implementation of the algorithm it claims to be.  Each must have
- * the same geometry, and SPEC must meet its known answers.  */
+ * the same geometry, and SPEC must meet its known answers.  A
+ * standard OpenPGP id that no built-in implementation has is checked
+ * against libgcrypt's implementation of it: an id is a claim too.  */
 static gpg_error_t
 check_claim (const sf_cipher_spec_t *spec, char *why, size_t whylen)
 {
+  const char *gcry_name = openpgp_gcry_name (spec->openpgp_id);
+  int id_checked = 0;
   size_t i;
 
   for (i = 0; i < table_len; i++)
@@ -639,16 +774,12 @@ check_claim (const sf_cipher_spec_t *spec, char *why, size_t whylen)
                   builtin->name, builtin->openpgp_id);
       else
         snprintf (claim, sizeof claim, "%s", builtin->name);
+      id_checked |= spec->openpgp_id == builtin->openpgp_id;
 
-      if (spec->blocksize != builtin->blocksize
-          || spec->keylen != builtin->keylen)
-        {
-          snprintf (why, whylen, "%s (%s): claims %s but its block and"
-                    " key are %zu and %zu bytes, not %zu and %zu",
-                    spec->name, spec->impl, claim, spec->blocksize,
-                    spec->keylen, builtin->blocksize, builtin->keylen);
-          return gpg_error (GPG_ERR_CONFLICT);
-        }
+      err = check_geometry (spec, claim, builtin->blocksize,
+                            builtin->keylen, why, whylen);
+      if (err)
+        return err;
       if (!sf_spec_usable (spec))
         continue;
       err = run_selftest (spec, builtin->kats, builtin->n_kats, 0,
@@ -661,6 +792,8 @@ check_claim (const sf_cipher_spec_t *spec, char *why, size_t whylen)
           return gpg_error (GPG_ERR_SELFTEST_FAILED);
         }
     }
+  if (gcry_name && !id_checked)
+    return check_claim_with_gcrypt (spec, gcry_name, why, whylen);
   return 0;
 }
 
@@ -710,6 +843,16 @@ sf_table_register (const sf_cipher_spec_t *spec, const char *origin,
     {
       snprintf (why, whylen, "%s (%s): priority %d is outside 0..%d",
                 spec->name, spec->impl, spec->priority, SF_PRIO_ACCEL);
+      return gpg_error (GPG_ERR_INV_ARG);
+    }
+
+  if (spec->openpgp_id && !openpgp_gcry_name (spec->openpgp_id)
+      && !sf_openpgp_id_private (spec->openpgp_id))
+    {
+      snprintf (why, whylen, "%s (%s): %d is not an OpenPGP cipher id"
+                " (1-4, 7-13, or %d-%d for private use; 0 for none)",
+                spec->name, spec->impl, spec->openpgp_id,
+                SF_OPENPGP_PRIVATE_FIRST, SF_OPENPGP_PRIVATE_LAST);
       return gpg_error (GPG_ERR_INV_ARG);
     }
 

@@ -326,8 +326,9 @@ C
 
 # --- what is checked before a module runs any code ------------------------
 
-# build_identity_so SO -- a module claiming AES256 (OpenPGP id 9) whose
-# "cipher" copies its input, with known answers that agree with it.
+# build_identity_so SO [NAME ID KEYLEN] -- a module claiming NAME
+# (AES256 by default) with OpenPGP id ID (9) and a KEYLEN-byte key (32),
+# whose "cipher" copies its input, with known answers that agree with it.
 build_identity_so () {
   cat > "$BATS_TEST_TMPDIR/identity.c" <<'C'
 #include <string.h>
@@ -338,7 +339,7 @@ identity_setkey (void *ctx, const unsigned char *key, size_t keylen)
 {
   (void) ctx;
   (void) key;
-  return keylen == 32 ? 0 : GPG_ERR_INV_KEYLEN;
+  return keylen == 16 || keylen == 24 || keylen == 32 ? 0 : GPG_ERR_INV_KEYLEN;
 }
 
 static void
@@ -352,13 +353,17 @@ static const sf_kat_t identity_kats[] =
   { { "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
       "00112233445566778899aabbccddeeff",
       "00112233445566778899aabbccddeeff" } };
-static const char *const identity_aliases[] = { "RIJNDAEL256", NULL };
+#ifdef ALIAS
+static const char *const identity_aliases[] = { ALIAS, NULL };
+#else
+static const char *const *const identity_aliases = NULL;
+#endif
 
 static const sf_cipher_spec_t identity =
   {
     .abi_version = SF_ABI_VERSION,
-    .name = "AES256", .aliases = identity_aliases, .openpgp_id = 9,
-    .blocksize = 16, .keylen = 32, .contextsize = 1,
+    .name = NAME, .aliases = identity_aliases, .openpgp_id = ID,
+    .blocksize = 16, .keylen = KEYLEN, .contextsize = 1,
     .impl = "identity", .priority = SF_PRIO_ACCEL,
     .setkey = identity_setkey,
     .encrypt = identity_crypt, .decrypt = identity_crypt,
@@ -367,7 +372,10 @@ static const sf_cipher_spec_t identity =
 
 SF_MODULE (identity, &identity);
 C
+  local alias=()
+  [ "${2:-AES256}" != AES256 ] || alias=(-DALIAS='"RIJNDAEL256"')
   cc -shared -fPIC -fvisibility=hidden -DSF_DYNAMIC_MODULE -I"$STAGE/usr/local/include" \
+    -DNAME="\"${2:-AES256}\"" -DID="${3:-9}" -DKEYLEN="${4:-32}" "${alias[@]}" \
     -o "$1" "$BATS_TEST_TMPDIR/identity.c"
 }
 
@@ -394,6 +402,35 @@ C
   build_identity_so "$BATS_TEST_TMPDIR/identity.so"
   refused "$BATS_TEST_TMPDIR/identity.so" \
     "AES256 (identity): claims AES256 (OpenPGP id 9) but fails the table's known answers for it"
+}
+
+@test "modules: refuses a module claiming Camellia's OpenPGP id without Camellia's answers" {
+  # No built-in Camellia: the claim is checked against libgcrypt's.
+  build_identity_so "$BATS_TEST_TMPDIR/sm4.so" SM4 11 16
+  refused "$BATS_TEST_TMPDIR/sm4.so" \
+    "SM4 (identity): claims CAMELLIA128 (OpenPGP id 11) but fails the known answers of libgcrypt's CAMELLIA128: known answer 1: encryption mismatch"
+  build_identity_so "$BATS_TEST_TMPDIR/sm4-12.so" SM4 12 16
+  refused "$BATS_TEST_TMPDIR/sm4-12.so" \
+    "SM4 (identity): claims CAMELLIA192 (OpenPGP id 12) but its block and key are 16 and 16 bytes, not 16 and 24"
+}
+
+@test "modules: the real Camellia is accepted under its ids, whatever it calls itself" {
+  # The claim is the id: Camellia renamed still meets libgcrypt's answers.
+  sed 's/"CAMELLIA\([0-9]*\)"/"MYCAM\1"/g' "$DYN/camellia-module/camellia.c" \
+    > "$BATS_TEST_TMPDIR/mycam.c"
+  cc -O2 -shared -fPIC -fvisibility=hidden -DSF_DYNAMIC_MODULE -I"$STAGE/usr/local/include" \
+    -o "$BATS_TEST_TMPDIR/mycam.so" "$BATS_TEST_TMPDIR/mycam.c"
+  run "$DSFENC" --no-auto-modules --load-extension "$BATS_TEST_TMPDIR/mycam.so" --list-ciphers --with-colons
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$(echo "$output" | impl_line MYCAM128 ref)" == "cipher:MYCAM128:"*":11:128:128:ref:dynamic:"*":ok:default:"* ]]
+  [[ "$(echo "$output" | impl_line MYCAM256 ref)" == "cipher:MYCAM256:"*":13:128:256:ref:dynamic:"*":ok:default:"* ]]
+}
+
+@test "modules: refuses an OpenPGP id that OpenPGP does not assign" {
+  build_identity_so "$BATS_TEST_TMPDIR/id42.so" SM4 42 16
+  refused "$BATS_TEST_TMPDIR/id42.so" \
+    "SM4 (identity): 42 is not an OpenPGP cipher id (1-4, 7-13, or 100-110 for private use; 0 for none)"
 }
 
 @test "modules: with that module in the module directory, sfenc -c still writes real AES256" {
