@@ -43,8 +43,9 @@
  *     by 1000 decryptions of a zero block return to zero, and that a
  *     usable CFB_SHA1 entry gives what the spec's own CFB and the
  *     portable SHA-1 give on a fixed message, and a usable OCB entry
- *     what the spec's own ENCRYPT and DECRYPT give.  A spec that
- *     fails is refused.
+ *     what the spec's own ENCRYPT and DECRYPT give.  They run in a
+ *     context followed by a guard, so that a CONTEXTSIZE smaller than
+ *     what SETKEY writes is seen.  A spec that fails is refused.
  *
  * Contracts the table relies on and does not check:
  *

@@ -486,6 +486,33 @@ run_ocb_test (const sf_cipher_spec_t *spec, void *ctx,
 }
 
 
+/* The self-tests run in a context followed by a guard as large as
+ * the largest context the table accepts, so that a module whose
+ * CONTEXTSIZE is smaller than what its SETKEY writes is caught here,
+ * with its name, rather than corrupting the heap: its writes land in
+ * the guard, and the guard is checked afterwards.  */
+#define CONTEXT_GUARD SF_MAX_CONTEXTSIZE
+
+/* The guard's contents: a pattern, so that a module writing zeros or
+ * copies of its key past its context is seen.  */
+static unsigned char
+guard_byte (size_t i)
+{
+  return (unsigned char) (i * 7 + 0xa5);
+}
+
+/* How many bytes of the guard at GUARD were written, counted up to
+ * the last one that differs from the pattern; 0 if none.  */
+static size_t
+guard_overrun (const unsigned char *guard)
+{
+  size_t i = CONTEXT_GUARD;
+
+  while (i && guard[i - 1] == guard_byte (i - 1))
+    i--;
+  return i;
+}
+
 /* Run the N_KATS known answers KATS on SPEC, which need not be the
  * spec they come from, and then, when OWN (SPEC's own self-test),
  * the round trip and the stitched and OCB entries.  */
@@ -493,15 +520,14 @@ static gpg_error_t
 run_selftest (const sf_cipher_spec_t *spec, const sf_kat_t *kats,
               size_t n_kats, int own, char *why, size_t whylen)
 {
-  size_t ctxalloc;
-  void *ctx;
+  size_t ctxalloc, overrun;
+  unsigned char *ctx, *guard;
   gpg_error_t err = 0;
   size_t i;
 
-  ctxalloc = (spec->contextsize + SF_CONTEXT_ALIGN - 1)
+  ctxalloc = (spec->contextsize + CONTEXT_GUARD + SF_CONTEXT_ALIGN - 1)
              / SF_CONTEXT_ALIGN * SF_CONTEXT_ALIGN;
-  ctx = aligned_alloc (SF_CONTEXT_ALIGN, ctxalloc ? ctxalloc
-                                                  : SF_CONTEXT_ALIGN);
+  ctx = aligned_alloc (SF_CONTEXT_ALIGN, ctxalloc);
   if (!ctx)
     {
       err = gpg_error_from_syserror ();
@@ -509,6 +535,9 @@ run_selftest (const sf_cipher_spec_t *spec, const sf_kat_t *kats,
                 spec->contextsize);
       return err;
     }
+  guard = ctx + spec->contextsize;
+  for (i = 0; i < CONTEXT_GUARD; i++)
+    guard[i] = guard_byte (i);
 
   for (i = 0; !err && i < n_kats; i++)
     err = run_one_kat (spec, ctx, &kats[i], i, why, whylen);
@@ -519,6 +548,14 @@ run_selftest (const sf_cipher_spec_t *spec, const sf_kat_t *kats,
   if (!err && own)
     err = run_ocb_test (spec, ctx, why, whylen);
 
+  /* An overrun explains whatever else failed.  */
+  overrun = guard_overrun (guard);
+  if (overrun)
+    {
+      snprintf (why, whylen, "contextsize %zu is too small: the self-test"
+                " wrote %zu bytes past it", spec->contextsize, overrun);
+      err = gpg_error (GPG_ERR_INV_ARG);
+    }
   sf_wipememory (ctx, ctxalloc);
   free (ctx);
   return err;

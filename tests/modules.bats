@@ -267,6 +267,17 @@ C
   refused "$BATS_TEST_TMPDIR/bad/example.so" "EXAMPLE64 (ref): self-test failed: known answer 1"
 }
 
+@test "modules: refuses a module whose contextsize is too small, without corrupting the heap" {
+  # The template's context is 16 round keys, 64 bytes; it says 4.
+  cp -r "$DYN/module-template" "$BATS_TEST_TMPDIR/small"
+  sed -i 's/\.contextsize = sizeof (example_ctx_t)/.contextsize = 4/' "$BATS_TEST_TMPDIR/small/example.c"
+  grep -q '\.contextsize = 4,' "$BATS_TEST_TMPDIR/small/example.c"
+  make -s -C "$BATS_TEST_TMPDIR/small" clean
+  make -s -C "$BATS_TEST_TMPDIR/small" all SFCIPHER_CFLAGS=-I"$STAGE/usr/local/include"
+  refused "$BATS_TEST_TMPDIR/small/example.so" \
+    "EXAMPLE64 (ref): self-test failed: contextsize 4 is too small: the self-test wrote 60 bytes past it"
+}
+
 @test "modules: refuses a duplicate algorithm and implementation" {
   run "$DSFENC" --no-auto-modules --load-extension twofish --load-extension "$MODDIR/twofish.so" --list-ciphers
   [ "$status" -eq 2 ]
