@@ -138,7 +138,9 @@ const char *sf_module_dir (void);
  * the directory holding it (both as named and after symbolic links)
  * must be owned by root or by the real user and writable by nobody
  * else, and FILE must be a regular file starting with the ELF header
- * of a shared object.  Refuses, with a one-line explanation in WHY: a
+ * of a shared object.  A file already loaded (the same file after
+ * symbolic links) is not loaded again, and that is not an error.
+ * Refuses, with a one-line explanation in WHY: a
  * file that does not exist or is not a shared object
  * (GPG_ERR_ENOENT, GPG_ERR_INV_OBJ), unsafe ownership or permissions
  * (GPG_ERR_EPERM), a shared object without the sf_module symbol
@@ -148,8 +150,8 @@ const char *sf_module_dir (void);
  * its file (AT_SECURE), GPG_ERR_EPERM.  */
 gpg_error_t sf_module_load (const char *file, char *why, size_t whylen);
 
-/* Load every "*.so" file in DIR, in name order, skipping files that
- * are already loaded (named with sf_module_load).  A missing directory
+/* Load every "*.so" file in DIR, in name order, as sf_module_load
+ * (so skipping files that are already loaded).  A missing directory
  * is not an error; one with unsafe ownership or permissions (as for
  * sf_module_load) is reported on stderr as "sfenc: DIR: WHY" and
  * nothing in it is loaded.  Each refused file is reported on stderr as

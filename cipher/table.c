@@ -581,8 +581,13 @@ abi_version_supported (unsigned int version, char *why, size_t whylen)
 {
   if (version >= OLDEST_ABI_VERSION && version <= SF_ABI_VERSION)
     return 1;
-  snprintf (why, whylen, "module ABI version %u, this program supports"
-            " %u to %u", version, OLDEST_ABI_VERSION, SF_ABI_VERSION);
+  if (!version)
+    snprintf (why, whylen, "module ABI version 0: is '.abi_version ="
+              " SF_ABI_VERSION' missing from a spec? (this program supports"
+              " %u to %u)", OLDEST_ABI_VERSION, SF_ABI_VERSION);
+  else
+    snprintf (why, whylen, "module ABI version %u, this program supports"
+              " %u to %u", version, OLDEST_ABI_VERSION, SF_ABI_VERSION);
   return 0;
 }
 
@@ -861,7 +866,8 @@ sf_table_register (const sf_cipher_spec_t *spec, const char *origin,
                    char *why, size_t whylen)
 {
   const sf_table_entry_t *dup;
-  const char *const *alias;
+  const char *const *alias, *clash = NULL;
+  int id_clash = 0;
   gpg_error_t err;
 
   if (!abi_version_supported (spec->abi_version, why, whylen))
@@ -895,17 +901,31 @@ sf_table_register (const sf_cipher_spec_t *spec, const char *origin,
 
   /* An implementation is identified by its algorithm and its name; an
    * alias or id that already belongs to the same implementation name
-   * would make look-ups ambiguous just the same.  */
-  dup = find_entry (spec->name, spec->openpgp_id, spec->impl);
+   * would make look-ups ambiguous just the same.  The message names
+   * what clashes.  */
+  dup = find_entry (spec->name, 0, spec->impl);
   for (alias = spec->aliases; !dup && alias && *alias; alias++)
-    dup = find_entry (*alias, 0, spec->impl);
+    if ((dup = find_entry (*alias, 0, spec->impl)))
+      clash = *alias;
+  if (!dup && (dup = find_entry (NULL, spec->openpgp_id, spec->impl)))
+    id_clash = 1;
   if (dup)
     {
-      snprintf (why, whylen,
-                "%s implementation '%s' is already registered%s%s",
-                spec->name, spec->impl,
-                dup->origin ? " by " : " (built in)",
-                dup->origin ? dup->origin : "");
+      const char *by = dup->origin ? " by " : " (built in)";
+      const char *file = dup->origin ? dup->origin : "";
+
+      if (clash)
+        snprintf (why, whylen, "%s (%s): alias '%s' already names %s"
+                  " implementation '%s'%s%s", spec->name, spec->impl, clash,
+                  dup->spec->name, dup->spec->impl, by, file);
+      else if (id_clash)
+        snprintf (why, whylen, "%s (%s): OpenPGP id %d already belongs to"
+                  " %s implementation '%s'%s%s", spec->name, spec->impl,
+                  spec->openpgp_id, dup->spec->name, dup->spec->impl, by,
+                  file);
+      else
+        snprintf (why, whylen, "%s implementation '%s' is already"
+                  " registered%s%s", spec->name, spec->impl, by, file);
       return gpg_error (GPG_ERR_DUP_NAME);
     }
 

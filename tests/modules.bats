@@ -267,22 +267,78 @@ C
   refused "$BATS_TEST_TMPDIR/bad/example.so" "EXAMPLE64 (ref): self-test failed: known answer 1"
 }
 
+# build_template DIR SED -- the template, edited by the sed script SED,
+# built in DIR against the staged header.
+build_template () {
+  cp -r "$DYN/module-template" "$1"
+  sed -i "$2" "$1/example.c"
+  make -s -C "$1" clean
+  make -s -C "$1" all SFCIPHER_CFLAGS=-I"$STAGE/usr/local/include"
+}
+
 @test "modules: refuses a module whose contextsize is too small, without corrupting the heap" {
   # The template's context is 16 round keys, 64 bytes; it says 4.
-  cp -r "$DYN/module-template" "$BATS_TEST_TMPDIR/small"
-  sed -i 's/\.contextsize = sizeof (example_ctx_t)/.contextsize = 4/' "$BATS_TEST_TMPDIR/small/example.c"
+  build_template "$BATS_TEST_TMPDIR/small" 's/\.contextsize = sizeof (example_ctx_t)/.contextsize = 4/'
   grep -q '\.contextsize = 4,' "$BATS_TEST_TMPDIR/small/example.c"
-  make -s -C "$BATS_TEST_TMPDIR/small" clean
-  make -s -C "$BATS_TEST_TMPDIR/small" all SFCIPHER_CFLAGS=-I"$STAGE/usr/local/include"
   refused "$BATS_TEST_TMPDIR/small/example.so" \
     "EXAMPLE64 (ref): self-test failed: contextsize 4 is too small: the self-test wrote 60 bytes past it"
 }
 
 @test "modules: refuses a duplicate algorithm and implementation" {
-  run "$DSFENC" --no-auto-modules --load-extension twofish --load-extension "$MODDIR/twofish.so" --list-ciphers
+  mkdir "$BATS_TEST_TMPDIR/copy"
+  cp "$MODDIR/twofish.so" "$BATS_TEST_TMPDIR/copy/"
+  run "$DSFENC" --no-auto-modules --load-extension twofish --load-extension "$BATS_TEST_TMPDIR/copy/twofish.so" --list-ciphers
   [ "$status" -eq 2 ]
   [ "${#lines[@]}" -eq 1 ]
-  [[ "${lines[0]}" == "sfenc: $MODDIR/twofish.so: TWOFISH implementation 'ref' is already registered by $MODDIR/twofish.so" ]]
+  [[ "${lines[0]}" == "sfenc: $BATS_TEST_TMPDIR/copy/twofish.so: TWOFISH implementation 'ref' is already registered by $MODDIR/twofish.so" ]]
+}
+
+@test "modules: a module named twice is loaded once" {
+  ln -s "$MODDIR/twofish.so" "$BATS_TEST_TMPDIR/link.so"
+  run "$DSFENC" --no-auto-modules --load-extension twofish --load-extension "$MODDIR/twofish.so" \
+    --load-extension "$BATS_TEST_TMPDIR/link.so" --list-ciphers --with-colons
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [ "$(echo "$output" | impl_line TWOFISH ref | wc -l)" -eq 1 ]
+  [[ "$output" != *sfenc:* ]]
+}
+
+@test "modules: --load-extension comes before the module directory" {
+  # The same module from elsewhere, named on the command line, is
+  # registered first; the directory's copy is then the duplicate.
+  mkdir "$BATS_TEST_TMPDIR/copy"
+  cp "$MODDIR/twofish.so" "$BATS_TEST_TMPDIR/copy/"
+  run "$DSFENC" --load-extension "$BATS_TEST_TMPDIR/copy/twofish.so" --list-ciphers --with-colons
+  [ "$status" -eq 0 ]
+  [[ "$(echo "$output" | impl_line TWOFISH ref)" == *":dynamic:$BATS_TEST_TMPDIR/copy/twofish.so:"* ]]
+  [[ "$output" == *"sfenc: $MODDIR/twofish.so: TWOFISH implementation 'ref' is already registered by $BATS_TEST_TMPDIR/copy/twofish.so"* ]]
+}
+
+@test "modules: an alias that clashes is named as the alias" {
+  build_template "$BATS_TEST_TMPDIR/alias" \
+    's/\.aliases = NULL/.aliases = (const char *const []) { "MY64", "AES", NULL }/'
+  refused "$BATS_TEST_TMPDIR/alias/example.so" \
+    "EXAMPLE64 (ref): alias 'AES' already names AES implementation 'ref' (built in)"
+}
+
+@test "modules: a spec without .abi_version is told the field is missing" {
+  build_template "$BATS_TEST_TMPDIR/noabi" '/\.abi_version = SF_ABI_VERSION,/d'
+  ! grep -q abi_version "$BATS_TEST_TMPDIR/noabi/example.c"
+  refused "$BATS_TEST_TMPDIR/noabi/example.so" \
+    "module ABI version 0: is '.abi_version = SF_ABI_VERSION' missing from a spec? (this program supports 1 to 3)"
+}
+
+@test "modules: configure --help lists every built-in module file" {
+  # The modules are the files of cipher/ that end in SF_MODULE, but for
+  # the libgcrypt provider, which is always built in.
+  want=$(grep -l '^SF_MODULE (' "$top_srcdir"/cipher/*.c | xargs -n1 basename \
+         | sed 's/\.c$//' | grep -vx gcrypt-provider | sort | tr '\n' ' ')
+  got=$("$top_srcdir/configure" --help | sed -n '/--enable-ciphers=/,/--enable-dynamic-ciphers/p' \
+        | tr -s ' \n' ' ' | sed 's/.*default: all of: \([^)]*\)).*/\1/' | tr ' ' '\n' | sort | tr '\n' ' ')
+  echo "want: $want"
+  echo "got:  $got"
+  [ -n "$want" ]
+  [ "$got" = "$want" ]
 }
 
 @test "modules: a refused file in the module directory does not stop sfenc" {
