@@ -642,21 +642,28 @@ spec_is_wellformed (const sf_cipher_spec_t *spec)
 }
 
 
-/* True when A and B implement the same algorithm: a name or alias of
- * one is a name or alias of the other, or they share an OpenPGP id.  */
+/* True when a name or alias of A is a name or alias of B.  */
 static int
-same_algorithm (const sf_cipher_spec_t *a, const sf_cipher_spec_t *b)
+same_name (const sf_cipher_spec_t *a, const sf_cipher_spec_t *b)
 {
   const char *const *alias;
 
-  if (a->openpgp_id && a->openpgp_id == b->openpgp_id)
-    return 1;
   if (sf_spec_has_name (b, a->name))
     return 1;
   for (alias = a->aliases; alias && *alias; alias++)
     if (sf_spec_has_name (b, *alias))
       return 1;
   return 0;
+}
+
+
+/* True when A and B implement the same algorithm: they share a name
+ * or an OpenPGP id.  */
+static int
+same_algorithm (const sf_cipher_spec_t *a, const sf_cipher_spec_t *b)
+{
+  return (a->openpgp_id && a->openpgp_id == b->openpgp_id)
+         || same_name (a, b);
 }
 
 
@@ -869,6 +876,7 @@ sf_table_register (const sf_cipher_spec_t *spec, const char *origin,
   const char *const *alias, *clash = NULL;
   int id_clash = 0;
   gpg_error_t err;
+  size_t i;
 
   if (!abi_version_supported (spec->abi_version, why, whylen))
     return gpg_error (GPG_ERR_UNKNOWN_VERSION);
@@ -898,6 +906,21 @@ sf_table_register (const sf_cipher_spec_t *spec, const char *origin,
                 SF_OPENPGP_PRIVATE_FIRST, SF_OPENPGP_PRIVATE_LAST);
       return gpg_error (GPG_ERR_INV_ARG);
     }
+
+  /* A private id stands for one algorithm in a table; the message
+   * holds nothing else that would say which.  */
+  if (sf_openpgp_id_private (spec->openpgp_id))
+    for (i = 0; i < table_len; i++)
+      if (table[i].spec->openpgp_id == spec->openpgp_id
+          && !same_name (spec, table[i].spec))
+        {
+          snprintf (why, whylen, "%s (%s): private OpenPGP id %d already"
+                    " belongs to %s%s%s", spec->name, spec->impl,
+                    spec->openpgp_id, table[i].spec->name,
+                    table[i].origin ? " from " : " (built in)",
+                    table[i].origin ? table[i].origin : "");
+          return gpg_error (GPG_ERR_DUP_NAME);
+        }
 
   /* An implementation is identified by its algorithm and its name; an
    * alias or id that already belongs to the same implementation name

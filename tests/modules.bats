@@ -284,6 +284,103 @@ build_template () {
     "EXAMPLE64 (ref): self-test failed: contextsize 4 is too small: the self-test wrote 60 bytes past it"
 }
 
+# --- a cipher OpenPGP has no id for: a private id, 100-110 ---------------
+
+@test "modules: a cipher with a private OpenPGP id goes through the pipe, and only sfenc reads it" {
+  build_template "$BATS_TEST_TMPDIR/pid" 's/\.openpgp_id = 0/.openpgp_id = 100/'
+  ext=(--no-auto-modules --load-extension "$BATS_TEST_TMPDIR/pid/example.so" --batch --passphrase pw)
+  warning="sfenc: warning: EXAMPLE64 has the private OpenPGP id 100: only sfenc with the module $BATS_TEST_TMPDIR/pid/example.so reads this message, and gpg does not"
+  # The pipe the benchmarks measure.
+  run bash -c 'dd if=/dev/zero bs=1M count=2 2>/dev/null | "$0" "$@" -c --cipher-algo EXAMPLE64 > /dev/null' \
+    "$DSFENC" "${ext[@]}"
+  [ "$status" -eq 0 ]
+  [ "$output" = "$warning" ]
+  head -c 100000 /dev/urandom > "$BATS_TEST_TMPDIR/in"
+  run "$DSFENC" "${ext[@]}" -c --cipher-algo EXAMPLE64 -o "$BATS_TEST_TMPDIR/in.gpg" "$BATS_TEST_TMPDIR/in"
+  [ "$status" -eq 0 ]
+  [ "$output" = "$warning" ]
+  run "$DSFENC" "${ext[@]}" -q -c --cipher-algo EXAMPLE64 -o "$BATS_TEST_TMPDIR/q.gpg" "$BATS_TEST_TMPDIR/in"
+  [ "$status" -eq 0 ]
+  [ -z "$output" ]
+  # The id is in the message (the SKESK's cipher octet; gpg prints it),
+  # and sfenc with the module reads it back.
+  run gpg --list-packets "$BATS_TEST_TMPDIR/in.gpg"
+  [[ "$output" == *"symkey enc packet: version 4, cipher 100,"* ]]
+  run "$DSFENC" "${ext[@]}" -d -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/in.gpg"
+  [ "$status" -eq 0 ]
+  cmp "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/out"
+  # gpg refuses it as it refuses any algorithm it does not know.
+  run gpg --batch --passphrase pw --pinentry-mode loopback -d "$BATS_TEST_TMPDIR/in.gpg"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"unknown algorithm 100"* ]]
+  # Without the module, sfenc cannot either.
+  run "$DSFENC" --no-auto-modules --batch --passphrase pw -d "$BATS_TEST_TMPDIR/in.gpg"
+  [ "$status" -eq 2 ]
+  [ "$output" = "sfenc: decryption failed: unknown cipher algorithm 100" ]
+}
+
+@test "modules: a 128-bit cipher with a private id goes through OCB, EAX and GCM" {
+  # Camellia, renamed and given ids 101-103 as a cipher OpenPGP lacked would be.
+  sed -e 's/"CAMELLIA\([0-9]*\)"/"MYCAM\1"/g' -e 's/"CAMELLIA"/"MYCAM"/' \
+    -e 's/, 11, 16,/, 101, 16,/' -e 's/, 12, 24,/, 102, 24,/' -e 's/, 13, 32,/, 103, 32,/' \
+    "$DYN/camellia-module/camellia.c" > "$BATS_TEST_TMPDIR/mycam.c"
+  cc -O2 -shared -fPIC -fvisibility=hidden -DSF_DYNAMIC_MODULE -I"$STAGE/usr/local/include" \
+    -o "$BATS_TEST_TMPDIR/mycam.so" "$BATS_TEST_TMPDIR/mycam.c"
+  ext=(--no-auto-modules --load-extension "$BATS_TEST_TMPDIR/mycam.so" --batch --passphrase pw)
+  run "$DSFENC" "${ext[@]}" --list-ciphers --with-colons
+  [[ "$(echo "$output" | impl_line MYCAM256 ref)" == "cipher:MYCAM256:"*":103:128:256:ref:dynamic:"* ]]
+  head -c 100000 /dev/urandom > "$BATS_TEST_TMPDIR/in"
+  for mode in OCB EAX GCM; do
+    run "$DSFENC" "${ext[@]}" -c --cipher-algo MYCAM256 --aead-algo $mode \
+      -o "$BATS_TEST_TMPDIR/$mode.gpg" "$BATS_TEST_TMPDIR/in"
+    [ "$status" -eq 0 ]
+    [[ "$output" == "sfenc: warning: MYCAM256 has the private OpenPGP id 103: only sfenc with the module"* ]]
+    "$DSFENC" "${ext[@]}" -q -d -o "$BATS_TEST_TMPDIR/$mode.out" "$BATS_TEST_TMPDIR/$mode.gpg"
+    cmp "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/$mode.out"
+  done
+}
+
+@test "modules: another cipher under the same private id reads nothing" {
+  build_template "$BATS_TEST_TMPDIR/pid" 's/\.openpgp_id = 0/.openpgp_id = 100/'
+  build_identity_so "$BATS_TEST_TMPDIR/sm4.so" SM4 100 16
+  head -c 10000 /dev/urandom > "$BATS_TEST_TMPDIR/in"
+  "$DSFENC" --no-auto-modules --load-extension "$BATS_TEST_TMPDIR/pid/example.so" --batch --passphrase pw \
+    -q -c --cipher-algo EXAMPLE64 -o "$BATS_TEST_TMPDIR/in.gpg" "$BATS_TEST_TMPDIR/in"
+  # Another sfenc, whose id 100 is SM4: refused, and nothing written.
+  run "$DSFENC" --no-auto-modules --load-extension "$BATS_TEST_TMPDIR/sm4.so" --batch --passphrase pw \
+    -d -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/in.gpg"
+  [ "$status" -eq 2 ]
+  [ "$output" = "sfenc: decryption failed: wrong passphrase (Bad session key), or the message's private cipher id 100 is not SM4" ]
+  [ ! -e "$BATS_TEST_TMPDIR/out" ]
+  # In one sfenc a private id is one cipher.
+  run "$DSFENC" --no-auto-modules --load-extension "$BATS_TEST_TMPDIR/pid/example.so" \
+    --load-extension "$BATS_TEST_TMPDIR/sm4.so" --list-ciphers
+  [ "$status" -eq 2 ]
+  [ "${#lines[@]}" -eq 1 ]
+  [ "${lines[0]}" = "sfenc: $BATS_TEST_TMPDIR/sm4.so: SM4 (identity): private OpenPGP id 100 already belongs to EXAMPLE64 from $BATS_TEST_TMPDIR/pid/example.so" ]
+}
+
+@test "modules: a cipher without an OpenPGP id is refused by the pipe with what to do" {
+  run "$DSFENC" --no-auto-modules --load-extension "$EXAMPLE_SO" --batch --passphrase pw \
+    -c --cipher-algo EXAMPLE64 -o "$BATS_TEST_TMPDIR/x.gpg" /dev/null
+  [ "$status" -eq 2 ]
+  [ "$output" = "sfenc: --cipher-algo: EXAMPLE64 has no OpenPGP algorithm id, so no OpenPGP message can use it (its module can give it a private one, 100-110: see doc/modules.md)" ]
+}
+
+@test "modules: sfbench measures a cipher with a private id" {
+  mkdir "$BATS_TEST_TMPDIR/mods"
+  build_template "$BATS_TEST_TMPDIR/pid" 's/\.openpgp_id = 0/.openpgp_id = 100/'
+  cp "$BATS_TEST_TMPDIR/pid/example.so" "$BATS_TEST_TMPDIR/mods/"
+  SFENC_MODULE_DIR="$BATS_TEST_TMPDIR/mods" run "$top_builddir/tools/sfbench" --sfenc "$DSFENC" \
+    --size 1 --runs 1 --algo example64 --no-rnp
+  echo "$output"
+  [ "$status" -eq 0 ]
+  echo "$output" | grep -q "^# gpg: .*n/a for EXAMPLE64"
+  echo "$output" | grep -q "^# openssl: .*n/a for EXAMPLE64 (openssl has no EXAMPLE64)"
+  echo "$output" | grep -Eq "^EXAMPLE64 +128 +ref +enc +[0-9.]+ "
+  echo "$output" | grep -Eq "^EXAMPLE64 +128 +ref +dec +[0-9.]+ "
+}
+
 @test "modules: refuses a duplicate algorithm and implementation" {
   mkdir "$BATS_TEST_TMPDIR/copy"
   cp "$MODDIR/twofish.so" "$BATS_TEST_TMPDIR/copy/"
