@@ -284,6 +284,47 @@ build_template () {
     "EXAMPLE64 (ref): self-test failed: contextsize 4 is too small: the self-test wrote 60 bytes past it"
 }
 
+# --- the module author's checks -------------------------------------------
+
+@test "modules: the test programs run by hand from anywhere, without srcdir" {
+  cd "$BATS_TEST_TMPDIR"
+  run env -u srcdir "$top_builddir/tests/t-aead"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *" 0 failed"* ]]
+  run env -u srcdir "$top_builddir/tests/t-kat" "$CAMELLIA_SO"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"camellia.txt: 24 vectors"* ]]
+}
+
+@test "modules: make check-module runs KAT, diff, modes, AEAD and timing checks on a module file" {
+  build_template "$BATS_TEST_TMPDIR/pid" 's/\.openpgp_id = 0/.openpgp_id = 100/'
+  # The template's own known answers, in the vector file format.
+  cat > "$BATS_TEST_TMPDIR/example.txt" <<'V'
+# Algorithm: EXAMPLE64
+KEY=00000000000000000000000000000000 PT=0000000000000000 CT=B7BE650297A6B1EB
+KEY=000102030405060708090A0B0C0D0E0F PT=0123456789ABCDEF CT=B6943DA46CF27CDC
+V
+  run make -s -C "$top_builddir/tests" check-module MODULE="$BATS_TEST_TMPDIR/pid/example.so" \
+    VECTORS="$BATS_TEST_TMPDIR/example.txt"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"t-kat: example.txt: 2 vectors"* ]]
+  [[ "$output" == *"t-kat: EXAMPLE64 (ref): 2 vectors"* ]]
+  [[ "$output" == *"t-diff: EXAMPLE64 (ref): NOT TESTED: libgcrypt has no EXAMPLE64"* ]]
+  [[ "$output" == *"t-modes: EXAMPLE64 (ref): OpenPGP CFB against RFC 4880 alone"* ]]
+  [[ "$output" == *"EXAMPLE64 ref unknown key="* ]]
+  [[ "$output" == *"ctgrind: 4 passed, 0 failed"* ]]
+  # Without its vectors the module meets none, and the check fails.
+  run make -s -C "$top_builddir/tests" check-module MODULE="$BATS_TEST_TMPDIR/pid/example.so"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"EXAMPLE64 (ref) met no vector"* ]]
+  # A wrong answer in the file is caught.
+  sed -i 's/B6943DA46CF27CDC/B6943DA46CF27CDD/' "$BATS_TEST_TMPDIR/example.txt"
+  run "$top_builddir/tests/t-kat" "$BATS_TEST_TMPDIR/pid/example.so" "$BATS_TEST_TMPDIR/example.txt"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"example.txt:3: EXAMPLE64 (ref) ECB encrypt"* ]]
+}
+
 # --- a cipher OpenPGP has no id for: a private id, 100-110 ---------------
 
 @test "modules: a cipher with a private OpenPGP id goes through the pipe, and only sfenc reads it" {

@@ -932,15 +932,13 @@ check_refusals (void)
 int
 main (int argc, char **argv)
 {
-  const char *srcdir = getenv ("srcdir");
+  const char *srcdir = test_srcdir ();
   const char *s = getenv ("SFENC_AEAD_ROUNDS");
   unsigned long rounds = s ? strtoul (s, NULL, 10) : 1000;
 
   test_init ("t-aead");
   prng_seed ();
   test_load_modules (argc, argv);
-  if (!srcdir)
-    srcdir = ".";
 
   run_vector_file (srcdir, "aead-ocb.vec", SF_AEAD_OCB);
   run_vector_file (srcdir, "aead-eax.vec", SF_AEAD_EAX);
