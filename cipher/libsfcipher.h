@@ -32,15 +32,22 @@ gpg_error_t sf_table_init (void);
  * agree with every built-in implementation of the algorithm it claims
  * (the same canonical name or alias, either way round, or the same
  * OpenPGP id): the same block size and key length, and that
- * implementation's known answers.  The priority must be within
- * 0..SF_PRIO_ACCEL, so a module at most ties with built-in
+ * implementation's known answers; a standard OpenPGP id that no
+ * built-in implementation has must meet the answers libgcrypt's
+ * implementation of it gives, and an id OpenPGP does not assign is
+ * refused.  A private id (SF_OPENPGP_PRIVATE_FIRST..LAST) belongs to
+ * one algorithm in the table.  The self-tests run in a guarded
+ * context, so a CONTEXTSIZE too small is refused.  The priority must
+ * be within 0..SF_PRIO_ACCEL, so a module at most ties with built-in
  * accelerated code, and a tie goes to the one registered first.  On
  * refusal returns GPG_ERR_UNKNOWN_VERSION (ABI mismatch),
  * GPG_ERR_INV_ARG (malformed spec, a name, alias or IMPL that is not
- * printable ASCII without spaces, priority out of range),
- * GPG_ERR_DUP_NAME (same algorithm and implementation already
- * registered), GPG_ERR_CONFLICT (geometry differs from a built-in
- * implementation's) or GPG_ERR_SELFTEST_FAILED, and writes a one-line
+ * printable ASCII without spaces, priority out of range, an id OpenPGP
+ * does not assign, a CONTEXTSIZE too small), GPG_ERR_DUP_NAME (same
+ * algorithm and implementation, or a private id, already registered),
+ * GPG_ERR_CONFLICT (geometry differs from the claimed algorithm's),
+ * GPG_ERR_CIPHER_ALGO (a standard id libgcrypt lacks, so the claim
+ * cannot be checked) or GPG_ERR_SELFTEST_FAILED, and writes a one-line
  * explanation to WHY (WHYLEN bytes, may be 0).  Every ABI version
  * from 1 to SF_ABI_VERSION is accepted (GPG_ERR_UNKNOWN_VERSION
  * outside), and a field is read only when the spec's version has it.

@@ -325,6 +325,100 @@ V
   [[ "$output" == *"example.txt:3: EXAMPLE64 (ref) ECB encrypt"* ]]
 }
 
+# --- a new cipher from the template alone, as doc/modules.md walks it ------
+
+# The template's known answers (example.c), in the vector file format,
+# for the algorithm NAME.
+template_vectors () {
+  cat <<V
+# Algorithm: $1
+KEY=00000000000000000000000000000000 PT=0000000000000000 CT=B7BE650297A6B1EB
+KEY=000102030405060708090A0B0C0D0E0F PT=0123456789ABCDEF CT=B6943DA46CF27CDC
+KEY=FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF PT=FFFFFFFFFFFFFFFF CT=F8E154E6A5812EFC
+V
+}
+
+@test "modules: newcomer, out of tree: the template becomes a cipher that goes through the pipe, the benchmarks and the checks" {
+  # "A dynamic module (out of tree)", step by step.
+  my="$BATS_TEST_TMPDIR/mycipher"
+  cp -r "$top_srcdir/tools/module-template" "$my"
+  chmod -R u+w "$my"
+  mv "$my/example.c" "$my/mycipher.c"
+  sed -i -e 's/example/mycipher/g' -e 's/EXAMPLE/MYCIPHER/g' \
+    -e 's/\.openpgp_id = 0/.openpgp_id = 105/' "$my/mycipher.c"
+  PKG_CONFIG_PATH="$STAGE/usr/local/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$STAGE" \
+    make -s -C "$my" MODULE=mycipher
+  template_vectors MYCIPHER64 > "$my/mycipher.txt"
+  ext=(--no-auto-modules --load-extension "$my/mycipher.so")
+  run "$DSFENC" "${ext[@]}" --list-ciphers --with-colons
+  [[ "$(echo "$output" | impl_line MYCIPHER64 ref)" == "cipher:MYCIPHER64::105:64:128:ref:dynamic:$my/mycipher.so:ok:default:"* ]]
+  # The pipe the project measures ciphers with.
+  run bash -c 'dd if=/dev/zero bs=1M count=4 2>/dev/null | "$0" "$@" --batch --passphrase pw -c --cipher-algo MYCIPHER64 > "'"$my"'/z.gpg"' \
+    "$DSFENC" "${ext[@]}"
+  [ "$status" -eq 0 ]
+  [[ "$output" == "sfenc: warning: MYCIPHER64 has the private OpenPGP id 105:"* ]]
+  [ "$("$DSFENC" "${ext[@]}" -q --batch --passphrase pw -d "$my/z.gpg" | wc -c)" -eq 4194304 ]
+  # cipherbench: the module's rows; libgcrypt and OpenSSL have no such
+  # toy cipher, which the table shows as n/a.
+  run "$top_builddir/tools/cipherbench" "${ext[@]}" --algo mycipher64 --runs 1 --seconds 0.005
+  echo "$output"
+  [ "$status" -eq 0 ]
+  echo "$output" | grep -Eq "^MYCIPHER64 +128 +ref +cfb-enc +16384 +[0-9.]+ .* n/a +n/a\$"
+  # sfbench, through sfenc's module directory.
+  mkdir "$my/mods"
+  cp "$my/mycipher.so" "$my/mods/"
+  SFENC_MODULE_DIR="$my/mods" run "$top_builddir/tools/sfbench" --sfenc "$DSFENC" \
+    --size 1 --runs 1 --algo MYCIPHER64 --no-rnp --no-decrypt
+  echo "$output"
+  [ "$status" -eq 0 ]
+  echo "$output" | grep -Eq "^MYCIPHER64 +128 +ref +enc +[0-9.]+ "
+  # The author's checks.
+  run make -s -C "$top_builddir/tests" check-module MODULE="$my/mycipher.so" VECTORS="$my/mycipher.txt"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"t-kat: MYCIPHER64 (ref): 3 vectors"* ]]
+  [[ "$output" == *"ctgrind: 4 passed, 0 failed"* ]]
+}
+
+@test "modules: newcomer, in tree: the template built in by the documented steps passes the tests" {
+  # "A static module (built into sfenc)", step by step, in a copy of
+  # the tree.
+  tree="$BATS_TEST_TMPDIR/tree"
+  make -s -C "$top_builddir" distdir distdir="$(realpath --relative-to="$top_builddir" "$tree")" >/dev/null
+  # 1. the file, with a private id;
+  sed -e 's/example/mycipher/g' -e 's/EXAMPLE/MYCIPHER/g' -e 's/\.openpgp_id = 0/.openpgp_id = 101/' \
+    "$tree/tools/module-template/example.c" > "$tree/cipher/mycipher.c"
+  # 2. the list in configure.ac;
+  sed -i 's/^  \[\(blowfish .*\)\])$/  [\1 mycipher])/' "$tree/configure.ac"
+  grep -q ' mycipher])$' "$tree/configure.ac"
+  # 3. cipher/Makefile.am;
+  sed -i -e 's/^\(EXTRA_libsfcipher_la_SOURCES = .*\)$/\1 mycipher.c/' \
+    -e 's/^\(EXTRA_LTLIBRARIES = .*\)$/\1 mycipher.la/' "$tree/cipher/Makefile.am"
+  printf '%s\n' 'mycipher_la_SOURCES = mycipher.c' 'mycipher_la_CPPFLAGS = $(module_cppflags)' \
+    'mycipher_la_CFLAGS = $(module_cflags)' 'mycipher_la_LDFLAGS = $(module_ldflags)' \
+    >> "$tree/cipher/Makefile.am"
+  # 4. the vectors (5: the template has no constant table).
+  template_vectors MYCIPHER64 > "$tree/tests/vectors/mycipher.txt"
+  (cd "$tree" && ./autogen.sh && ./configure -q --enable-werror && make -s -j2) \
+    > "$BATS_TEST_TMPDIR/build.log" 2>&1 || { tail -30 "$BATS_TEST_TMPDIR/build.log"; false; }
+  "$tree/configure" --help | tr -s ' \n' ' ' | grep -q 'rijndael-ct twofish mycipher)'
+  run "$tree/g10/sfenc" --no-auto-modules --list-ciphers --with-colons
+  [[ "$(echo "$output" | impl_line MYCIPHER64 ref)" == "cipher:MYCIPHER64::101:64:128:ref:static::ok:default:"* ]]
+  run bash -c 'dd if=/dev/zero bs=1M count=2 2>/dev/null | "$0" --no-auto-modules -q --batch --passphrase pw -c --cipher-algo MYCIPHER64 | "$0" --no-auto-modules -q --batch --passphrase pw -d | wc -c' \
+    "$tree/g10/sfenc"
+  [ "$status" -eq 0 ]
+  [ "$output" -eq 2097152 ]
+  # The tests that walk the table, and the one that round-trips every
+  # entry through the pipe.
+  # (No module directory: the staged one's Twofish would clash.)
+  SFENC_MODULE_DIR="$BATS_TEST_TMPDIR/none" \
+    run make -s -C "$tree/tests" check TESTS="t-kat t-modes t-diff t-table sfenc-options.bats"
+  echo "$output"
+  [ "$status" -eq 0 ] || cat "$tree/tests/sfenc-options.log"
+  [ "$status" -eq 0 ]
+  grep -q "MYCIPHER64 (ref): 3 vectors" "$tree/tests/t-kat.log"
+}
+
 # --- a cipher OpenPGP has no id for: a private id, 100-110 ---------------
 
 @test "modules: a cipher with a private OpenPGP id goes through the pipe, and only sfenc reads it" {
