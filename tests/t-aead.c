@@ -612,7 +612,16 @@ diff_all (unsigned long rounds)
     {
       if (e->spec->blocksize != AEAD_BLOCK || !strcmp (e->spec->impl, "gcrypt")
           || !gcry_cipher_map_name (e->spec->name))
-        continue;
+        {
+          /* Stated, never silent, for a module a user named.  */
+          if (e->origin)
+            printf ("%s: %s (%s): NOT TESTED: %s\n", test_name,
+                    e->spec->name, e->spec->impl,
+                    e->spec->blocksize != AEAD_BLOCK
+                    ? "AEAD needs a 128-bit block"
+                    : "libgcrypt has no such cipher to compare with");
+          continue;
+        }
       if (!sf_spec_usable (e->spec))
         {
           printf ("%s: %s (%s): UNAVAILABLE on this machine, not tested\n",
