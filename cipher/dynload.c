@@ -181,6 +181,27 @@ resolve (const char *file)
 }
 
 
+/* True when the file REAL (a path without symbolic links) is already
+ * the origin of a registered implementation.  */
+static int
+already_loaded (const char *real)
+{
+  const sf_table_entry_t *e;
+  int found = 0;
+  size_t i;
+
+  for (i = 0; !found && (e = sf_table_nth (i)); i++)
+    if (e->origin)
+      {
+        char *other = realpath (e->origin, NULL);
+
+        found = other && !strcmp (real, other);
+        free (other);
+      }
+  return found;
+}
+
+
 gpg_error_t
 sf_module_load (const char *file, char *why, size_t whylen)
 {
@@ -229,6 +250,14 @@ sf_module_load (const char *file, char *why, size_t whylen)
       free (path);
       return err;
     }
+  /* A file named twice (on the command line, or there and in the
+   * module directory) is loaded once.  */
+  if (already_loaded (real))
+    {
+      free (real);
+      free (path);
+      return 0;
+    }
   err = check_parent (path, why, whylen);
   if (!err)
     err = check_parent (real, why, whylen);
@@ -274,29 +303,6 @@ sf_module_load (const char *file, char *why, size_t whylen)
       free (path);
     }
   return err;
-}
-
-
-/* True when the file at PATH is already the origin of a registered
- * implementation (it was named with --load-extension).  */
-static int
-already_loaded (const char *path)
-{
-  const sf_table_entry_t *e;
-  char *real = realpath (path, NULL);
-  int found = 0;
-  size_t i;
-
-  for (i = 0; real && !found && (e = sf_table_nth (i)); i++)
-    if (e->origin)
-      {
-        char *other = realpath (e->origin, NULL);
-
-        found = other && !strcmp (real, other);
-        free (other);
-      }
-  free (real);
-  return found;
 }
 
 
@@ -362,10 +368,9 @@ sf_module_load_dir (const char *dir)
   for (i = 0; i < n; i++)
     {
       char why[300];
-      gpg_error_t err = 0;
+      gpg_error_t err;
 
-      if (!already_loaded (names[i]))
-        err = sf_module_load (names[i], why, sizeof why);
+      err = sf_module_load (names[i], why, sizeof why);
       if (err)
         {
           fprintf (stderr, "sfenc: %s: %s\n", names[i], why);

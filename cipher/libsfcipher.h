@@ -32,15 +32,22 @@ gpg_error_t sf_table_init (void);
  * agree with every built-in implementation of the algorithm it claims
  * (the same canonical name or alias, either way round, or the same
  * OpenPGP id): the same block size and key length, and that
- * implementation's known answers.  The priority must be within
- * 0..SF_PRIO_ACCEL, so a module at most ties with built-in
+ * implementation's known answers; a standard OpenPGP id that no
+ * built-in implementation has must meet the answers libgcrypt's
+ * implementation of it gives, and an id OpenPGP does not assign is
+ * refused.  A private id (SF_OPENPGP_PRIVATE_FIRST..LAST) belongs to
+ * one algorithm in the table.  The self-tests run in a guarded
+ * context, so a CONTEXTSIZE too small is refused.  The priority must
+ * be within 0..SF_PRIO_ACCEL, so a module at most ties with built-in
  * accelerated code, and a tie goes to the one registered first.  On
  * refusal returns GPG_ERR_UNKNOWN_VERSION (ABI mismatch),
  * GPG_ERR_INV_ARG (malformed spec, a name, alias or IMPL that is not
- * printable ASCII without spaces, priority out of range),
- * GPG_ERR_DUP_NAME (same algorithm and implementation already
- * registered), GPG_ERR_CONFLICT (geometry differs from a built-in
- * implementation's) or GPG_ERR_SELFTEST_FAILED, and writes a one-line
+ * printable ASCII without spaces, priority out of range, an id OpenPGP
+ * does not assign, a CONTEXTSIZE too small), GPG_ERR_DUP_NAME (same
+ * algorithm and implementation, or a private id, already registered),
+ * GPG_ERR_CONFLICT (geometry differs from the claimed algorithm's),
+ * GPG_ERR_CIPHER_ALGO (a standard id libgcrypt lacks, so the claim
+ * cannot be checked) or GPG_ERR_SELFTEST_FAILED, and writes a one-line
  * explanation to WHY (WHYLEN bytes, may be 0).  Every ABI version
  * from 1 to SF_ABI_VERSION is accepted (GPG_ERR_UNKNOWN_VERSION
  * outside), and a field is read only when the spec's version has it.
@@ -74,6 +81,10 @@ gpg_error_t sf_table_find (const char *algo, const char *impl,
 /* As sf_table_find, by OpenPGP algorithm id.  */
 gpg_error_t sf_table_find_id (int openpgp_id, const char *impl,
                               const sf_cipher_spec_t **r_spec);
+
+/* True when ID is one of OpenPGP's private and experimental cipher
+ * ids, SF_OPENPGP_PRIVATE_FIRST to SF_OPENPGP_PRIVATE_LAST.  */
+int sf_openpgp_id_private (int id);
 
 /* The origin of the registered SPEC: NULL when it is built in (or not
  * registered), else the file it was loaded from.  */
@@ -134,7 +145,9 @@ const char *sf_module_dir (void);
  * the directory holding it (both as named and after symbolic links)
  * must be owned by root or by the real user and writable by nobody
  * else, and FILE must be a regular file starting with the ELF header
- * of a shared object.  Refuses, with a one-line explanation in WHY: a
+ * of a shared object.  A file already loaded (the same file after
+ * symbolic links) is not loaded again, and that is not an error.
+ * Refuses, with a one-line explanation in WHY: a
  * file that does not exist or is not a shared object
  * (GPG_ERR_ENOENT, GPG_ERR_INV_OBJ), unsafe ownership or permissions
  * (GPG_ERR_EPERM), a shared object without the sf_module symbol
@@ -144,8 +157,8 @@ const char *sf_module_dir (void);
  * its file (AT_SECURE), GPG_ERR_EPERM.  */
 gpg_error_t sf_module_load (const char *file, char *why, size_t whylen);
 
-/* Load every "*.so" file in DIR, in name order, skipping files that
- * are already loaded (named with sf_module_load).  A missing directory
+/* Load every "*.so" file in DIR, in name order, as sf_module_load
+ * (so skipping files that are already loaded).  A missing directory
  * is not an error; one with unsafe ownership or permissions (as for
  * sf_module_load) is reported on stderr as "sfenc: DIR: WHY" and
  * nothing in it is loaded.  Each refused file is reported on stderr as

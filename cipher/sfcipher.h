@@ -11,7 +11,9 @@
  *
  *   - who it is: canonical NAME ("AES", "CAST5", ...), a NULL
  *     terminated list of ALIASES ("RIJNDAEL", "CAST-128", ...), the
- *     OpenPGP algorithm id (RFC 4880 9.2, 0 for none), and the name
+ *     OpenPGP algorithm id (RFC 4880 9.2, 0 for none; a standard id
+ *     is a claim the table checks against that cipher's known
+ *     answers, and one OpenPGP does not assign is refused), and the name
  *     of the implementation IMPL ("ref", "aesni", "gcrypt", ...);
  *     names are printable ASCII without spaces;
  *
@@ -41,8 +43,9 @@
  *     by 1000 decryptions of a zero block return to zero, and that a
  *     usable CFB_SHA1 entry gives what the spec's own CFB and the
  *     portable SHA-1 give on a fixed message, and a usable OCB entry
- *     what the spec's own ENCRYPT and DECRYPT give.  A spec that
- *     fails is refused.
+ *     what the spec's own ENCRYPT and DECRYPT give.  They run in a
+ *     context followed by a guard, so that a CONTEXTSIZE smaller than
+ *     what SETKEY writes is seen.  A spec that fails is refused.
  *
  * Contracts the table relies on and does not check:
  *
@@ -100,6 +103,12 @@ extern "C" {
 /* Largest CONTEXTSIZE the table accepts: far above any key schedule
  * (the largest built in, Twofish's, takes about 4 KiB).  */
 #define SF_MAX_CONTEXTSIZE (64 * 1024)
+
+/* The OpenPGP cipher ids RFC 4880 (9.2) and RFC 9580 (9.3) leave for
+ * private and experimental use: the id of a cipher OpenPGP has no id
+ * for (see doc/modules.md).  */
+#define SF_OPENPGP_PRIVATE_FIRST 100
+#define SF_OPENPGP_PRIVATE_LAST  110
 
 #define SF_PRIO_PEER   10
 #define SF_PRIO_REF    100

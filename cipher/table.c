@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <gcrypt.h>
 
 #include "libsfcipher.h"
 #include "static-modules.h"
@@ -485,6 +486,33 @@ run_ocb_test (const sf_cipher_spec_t *spec, void *ctx,
 }
 
 
+/* The self-tests run in a context followed by a guard as large as
+ * the largest context the table accepts, so that a module whose
+ * CONTEXTSIZE is smaller than what its SETKEY writes is caught here,
+ * with its name, rather than corrupting the heap: its writes land in
+ * the guard, and the guard is checked afterwards.  */
+#define CONTEXT_GUARD SF_MAX_CONTEXTSIZE
+
+/* The guard's contents: a pattern, so that a module writing zeros or
+ * copies of its key past its context is seen.  */
+static unsigned char
+guard_byte (size_t i)
+{
+  return (unsigned char) (i * 7 + 0xa5);
+}
+
+/* How many bytes of the guard at GUARD were written, counted up to
+ * the last one that differs from the pattern; 0 if none.  */
+static size_t
+guard_overrun (const unsigned char *guard)
+{
+  size_t i = CONTEXT_GUARD;
+
+  while (i && guard[i - 1] == guard_byte (i - 1))
+    i--;
+  return i;
+}
+
 /* Run the N_KATS known answers KATS on SPEC, which need not be the
  * spec they come from, and then, when OWN (SPEC's own self-test),
  * the round trip and the stitched and OCB entries.  */
@@ -492,15 +520,14 @@ static gpg_error_t
 run_selftest (const sf_cipher_spec_t *spec, const sf_kat_t *kats,
               size_t n_kats, int own, char *why, size_t whylen)
 {
-  size_t ctxalloc;
-  void *ctx;
+  size_t ctxalloc, overrun;
+  unsigned char *ctx, *guard;
   gpg_error_t err = 0;
   size_t i;
 
-  ctxalloc = (spec->contextsize + SF_CONTEXT_ALIGN - 1)
+  ctxalloc = (spec->contextsize + CONTEXT_GUARD + SF_CONTEXT_ALIGN - 1)
              / SF_CONTEXT_ALIGN * SF_CONTEXT_ALIGN;
-  ctx = aligned_alloc (SF_CONTEXT_ALIGN, ctxalloc ? ctxalloc
-                                                  : SF_CONTEXT_ALIGN);
+  ctx = aligned_alloc (SF_CONTEXT_ALIGN, ctxalloc);
   if (!ctx)
     {
       err = gpg_error_from_syserror ();
@@ -508,6 +535,9 @@ run_selftest (const sf_cipher_spec_t *spec, const sf_kat_t *kats,
                 spec->contextsize);
       return err;
     }
+  guard = ctx + spec->contextsize;
+  for (i = 0; i < CONTEXT_GUARD; i++)
+    guard[i] = guard_byte (i);
 
   for (i = 0; !err && i < n_kats; i++)
     err = run_one_kat (spec, ctx, &kats[i], i, why, whylen);
@@ -518,6 +548,14 @@ run_selftest (const sf_cipher_spec_t *spec, const sf_kat_t *kats,
   if (!err && own)
     err = run_ocb_test (spec, ctx, why, whylen);
 
+  /* An overrun explains whatever else failed.  */
+  overrun = guard_overrun (guard);
+  if (overrun)
+    {
+      snprintf (why, whylen, "contextsize %zu is too small: the self-test"
+                " wrote %zu bytes past it", spec->contextsize, overrun);
+      err = gpg_error (GPG_ERR_INV_ARG);
+    }
   sf_wipememory (ctx, ctxalloc);
   free (ctx);
   return err;
@@ -543,8 +581,13 @@ abi_version_supported (unsigned int version, char *why, size_t whylen)
 {
   if (version >= OLDEST_ABI_VERSION && version <= SF_ABI_VERSION)
     return 1;
-  snprintf (why, whylen, "module ABI version %u, this program supports"
-            " %u to %u", version, OLDEST_ABI_VERSION, SF_ABI_VERSION);
+  if (!version)
+    snprintf (why, whylen, "module ABI version 0: is '.abi_version ="
+              " SF_ABI_VERSION' missing from a spec? (this program supports"
+              " %u to %u)", OLDEST_ABI_VERSION, SF_ABI_VERSION);
+  else
+    snprintf (why, whylen, "module ABI version %u, this program supports"
+              " %u to %u", version, OLDEST_ABI_VERSION, SF_ABI_VERSION);
   return 0;
 }
 
@@ -599,15 +642,12 @@ spec_is_wellformed (const sf_cipher_spec_t *spec)
 }
 
 
-/* True when A and B implement the same algorithm: a name or alias of
- * one is a name or alias of the other, or they share an OpenPGP id.  */
+/* True when a name or alias of A is a name or alias of B.  */
 static int
-same_algorithm (const sf_cipher_spec_t *a, const sf_cipher_spec_t *b)
+same_name (const sf_cipher_spec_t *a, const sf_cipher_spec_t *b)
 {
   const char *const *alias;
 
-  if (a->openpgp_id && a->openpgp_id == b->openpgp_id)
-    return 1;
   if (sf_spec_has_name (b, a->name))
     return 1;
   for (alias = a->aliases; alias && *alias; alias++)
@@ -617,13 +657,157 @@ same_algorithm (const sf_cipher_spec_t *a, const sf_cipher_spec_t *b)
 }
 
 
+/* True when A and B implement the same algorithm: they share a name
+ * or an OpenPGP id.  */
+static int
+same_algorithm (const sf_cipher_spec_t *a, const sf_cipher_spec_t *b)
+{
+  return (a->openpgp_id && a->openpgp_id == b->openpgp_id)
+         || same_name (a, b);
+}
+
+
+/* The ciphers of the OpenPGP registry (RFC 9580 9.3), by the names
+ * libgcrypt knows them under.  Ids 5 and 6 are reserved, and 100 to
+ * 110 are for private and experimental use.  */
+static const struct
+{
+  int id;
+  const char *gcry_name;
+} openpgp_ciphers[] =
+  {
+    { 1, "IDEA" }, { 2, "3DES" }, { 3, "CAST5" }, { 4, "BLOWFISH" },
+    { 7, "AES" }, { 8, "AES192" }, { 9, "AES256" }, { 10, "TWOFISH" },
+    { 11, "CAMELLIA128" }, { 12, "CAMELLIA192" }, { 13, "CAMELLIA256" }
+  };
+
+int
+sf_openpgp_id_private (int id)
+{
+  return id >= SF_OPENPGP_PRIVATE_FIRST && id <= SF_OPENPGP_PRIVATE_LAST;
+}
+
+
+/* libgcrypt's name for the standard OpenPGP cipher ID, or NULL when
+ * OpenPGP assigns no cipher to ID.  */
+static const char *
+openpgp_gcry_name (int id)
+{
+  size_t i;
+
+  for (i = 0; i < sizeof openpgp_ciphers / sizeof *openpgp_ciphers; i++)
+    if (openpgp_ciphers[i].id == id)
+      return openpgp_ciphers[i].gcry_name;
+  return NULL;
+}
+
+
+/* Refuse SPEC when its block and key lengths are not BLOCKSIZE and
+ * KEYLEN, those of CLAIM, the algorithm it claims to be.  */
+static gpg_error_t
+check_geometry (const sf_cipher_spec_t *spec, const char *claim,
+                size_t blocksize, size_t keylen, char *why, size_t whylen)
+{
+  if (spec->blocksize == blocksize && spec->keylen == keylen)
+    return 0;
+  snprintf (why, whylen, "%s (%s): claims %s but its block and key are"
+            " %zu and %zu bytes, not %zu and %zu", spec->name, spec->impl,
+            claim, spec->blocksize, spec->keylen, blocksize, keylen);
+  return gpg_error (GPG_ERR_CONFLICT);
+}
+
+
+/* Known answers libgcrypt gives for the claim checks: this many keys,
+ * two blocks each.  */
+#define GCRYPT_KATS 3
+#define GCRYPT_KAT_BLOCKS 2
+
+/* Write the LEN bytes at BUF as a hex string to HEX.  */
+static void
+hex_encode (const unsigned char *buf, size_t len, char *hex)
+{
+  size_t i;
+
+  for (i = 0; i < len; i++)
+    sprintf (hex + 2 * i, "%02x", buf[i]);
+}
+
+/* SPEC, from a module, claims the standard OpenPGP id that libgcrypt
+ * knows as GCRY_NAME and no built-in implementation has: it must meet
+ * the known answers libgcrypt's implementation gives.  */
+static gpg_error_t
+check_claim_with_gcrypt (const sf_cipher_spec_t *spec, const char *gcry_name,
+                         char *why, size_t whylen)
+{
+  int algo = gcry_cipher_map_name (gcry_name);
+  char claim[100], reason[200];
+  char keyhex[GCRYPT_KATS][2 * KAT_MAX_KEY + 1];
+  char pthex[GCRYPT_KATS][2 * KAT_MAX_DATA + 1];
+  char cthex[GCRYPT_KATS][2 * KAT_MAX_DATA + 1];
+  unsigned char key[KAT_MAX_KEY], pt[KAT_MAX_DATA], ct[KAT_MAX_DATA];
+  sf_kat_t kats[GCRYPT_KATS];
+  gcry_cipher_hd_t hd = NULL;
+  size_t datalen, i, k;
+  gpg_error_t err;
+
+  snprintf (claim, sizeof claim, "%s (OpenPGP id %d)", gcry_name,
+            spec->openpgp_id);
+  if (!algo || gcry_cipher_open (&hd, algo, GCRY_CIPHER_MODE_ECB, 0))
+    {
+      snprintf (why, whylen, "%s (%s): claims %s, which this libgcrypt"
+                " lacks, so the claim cannot be checked", spec->name,
+                spec->impl, claim);
+      return gpg_error (GPG_ERR_CIPHER_ALGO);
+    }
+  err = check_geometry (spec, claim, gcry_cipher_get_algo_blklen (algo),
+                        gcry_cipher_get_algo_keylen (algo), why, whylen);
+  datalen = GCRYPT_KAT_BLOCKS * spec->blocksize;
+  for (k = 0; !err && k < GCRYPT_KATS; k++)
+    {
+      for (i = 0; i < spec->keylen; i++)
+        key[i] = (unsigned char) (k * 101 + i * 59 + 7);
+      for (i = 0; i < datalen; i++)
+        pt[i] = (unsigned char) (k * 13 + i * 89 + 1);
+      err = gcry_cipher_setkey (hd, key, spec->keylen);
+      if (gpg_err_code (err) == GPG_ERR_WEAK_KEY)
+        err = 0;
+      if (!err)
+        err = gcry_cipher_encrypt (hd, ct, datalen, pt, datalen);
+      if (err)
+        snprintf (why, whylen, "%s (%s): libgcrypt's %s fails: %s",
+                  spec->name, spec->impl, gcry_name, gpg_strerror (err));
+      hex_encode (key, spec->keylen, keyhex[k]);
+      hex_encode (pt, datalen, pthex[k]);
+      hex_encode (ct, datalen, cthex[k]);
+      kats[k].key = keyhex[k];
+      kats[k].plaintext = pthex[k];
+      kats[k].ciphertext = cthex[k];
+    }
+  gcry_cipher_close (hd);
+  sf_wipememory (key, sizeof key);
+  if (!err && sf_spec_usable (spec))
+    {
+      err = run_selftest (spec, kats, GCRYPT_KATS, 0, reason, sizeof reason);
+      if (err)
+        snprintf (why, whylen, "%s (%s): claims %s but fails the known"
+                  " answers of libgcrypt's %s: %s", spec->name, spec->impl,
+                  claim, gcry_name, reason);
+    }
+  return err;
+}
+
+
 /* A module's own known answers only show that it agrees with itself:
  * check SPEC, which comes from a module, against every built-in
  * implementation of the algorithm it claims to be.  Each must have
- * the same geometry, and SPEC must meet its known answers.  */
+ * the same geometry, and SPEC must meet its known answers.  A
+ * standard OpenPGP id that no built-in implementation has is checked
+ * against libgcrypt's implementation of it: an id is a claim too.  */
 static gpg_error_t
 check_claim (const sf_cipher_spec_t *spec, char *why, size_t whylen)
 {
+  const char *gcry_name = openpgp_gcry_name (spec->openpgp_id);
+  int id_checked = 0;
   size_t i;
 
   for (i = 0; i < table_len; i++)
@@ -639,16 +823,12 @@ check_claim (const sf_cipher_spec_t *spec, char *why, size_t whylen)
                   builtin->name, builtin->openpgp_id);
       else
         snprintf (claim, sizeof claim, "%s", builtin->name);
+      id_checked |= spec->openpgp_id == builtin->openpgp_id;
 
-      if (spec->blocksize != builtin->blocksize
-          || spec->keylen != builtin->keylen)
-        {
-          snprintf (why, whylen, "%s (%s): claims %s but its block and"
-                    " key are %zu and %zu bytes, not %zu and %zu",
-                    spec->name, spec->impl, claim, spec->blocksize,
-                    spec->keylen, builtin->blocksize, builtin->keylen);
-          return gpg_error (GPG_ERR_CONFLICT);
-        }
+      err = check_geometry (spec, claim, builtin->blocksize,
+                            builtin->keylen, why, whylen);
+      if (err)
+        return err;
       if (!sf_spec_usable (spec))
         continue;
       err = run_selftest (spec, builtin->kats, builtin->n_kats, 0,
@@ -661,6 +841,8 @@ check_claim (const sf_cipher_spec_t *spec, char *why, size_t whylen)
           return gpg_error (GPG_ERR_SELFTEST_FAILED);
         }
     }
+  if (gcry_name && !id_checked)
+    return check_claim_with_gcrypt (spec, gcry_name, why, whylen);
   return 0;
 }
 
@@ -691,8 +873,10 @@ sf_table_register (const sf_cipher_spec_t *spec, const char *origin,
                    char *why, size_t whylen)
 {
   const sf_table_entry_t *dup;
-  const char *const *alias;
+  const char *const *alias, *clash = NULL;
+  int id_clash = 0;
   gpg_error_t err;
+  size_t i;
 
   if (!abi_version_supported (spec->abi_version, why, whylen))
     return gpg_error (GPG_ERR_UNKNOWN_VERSION);
@@ -713,19 +897,58 @@ sf_table_register (const sf_cipher_spec_t *spec, const char *origin,
       return gpg_error (GPG_ERR_INV_ARG);
     }
 
+  if (spec->openpgp_id && !openpgp_gcry_name (spec->openpgp_id)
+      && !sf_openpgp_id_private (spec->openpgp_id))
+    {
+      snprintf (why, whylen, "%s (%s): %d is not an OpenPGP cipher id"
+                " (1-4, 7-13, or %d-%d for private use; 0 for none)",
+                spec->name, spec->impl, spec->openpgp_id,
+                SF_OPENPGP_PRIVATE_FIRST, SF_OPENPGP_PRIVATE_LAST);
+      return gpg_error (GPG_ERR_INV_ARG);
+    }
+
+  /* A private id stands for one algorithm in a table; the message
+   * holds nothing else that would say which.  */
+  if (sf_openpgp_id_private (spec->openpgp_id))
+    for (i = 0; i < table_len; i++)
+      if (table[i].spec->openpgp_id == spec->openpgp_id
+          && !same_name (spec, table[i].spec))
+        {
+          snprintf (why, whylen, "%s (%s): private OpenPGP id %d already"
+                    " belongs to %s%s%s", spec->name, spec->impl,
+                    spec->openpgp_id, table[i].spec->name,
+                    table[i].origin ? " from " : " (built in)",
+                    table[i].origin ? table[i].origin : "");
+          return gpg_error (GPG_ERR_DUP_NAME);
+        }
+
   /* An implementation is identified by its algorithm and its name; an
    * alias or id that already belongs to the same implementation name
-   * would make look-ups ambiguous just the same.  */
-  dup = find_entry (spec->name, spec->openpgp_id, spec->impl);
+   * would make look-ups ambiguous just the same.  The message names
+   * what clashes.  */
+  dup = find_entry (spec->name, 0, spec->impl);
   for (alias = spec->aliases; !dup && alias && *alias; alias++)
-    dup = find_entry (*alias, 0, spec->impl);
+    if ((dup = find_entry (*alias, 0, spec->impl)))
+      clash = *alias;
+  if (!dup && (dup = find_entry (NULL, spec->openpgp_id, spec->impl)))
+    id_clash = 1;
   if (dup)
     {
-      snprintf (why, whylen,
-                "%s implementation '%s' is already registered%s%s",
-                spec->name, spec->impl,
-                dup->origin ? " by " : " (built in)",
-                dup->origin ? dup->origin : "");
+      const char *by = dup->origin ? " by " : " (built in)";
+      const char *file = dup->origin ? dup->origin : "";
+
+      if (clash)
+        snprintf (why, whylen, "%s (%s): alias '%s' already names %s"
+                  " implementation '%s'%s%s", spec->name, spec->impl, clash,
+                  dup->spec->name, dup->spec->impl, by, file);
+      else if (id_clash)
+        snprintf (why, whylen, "%s (%s): OpenPGP id %d already belongs to"
+                  " %s implementation '%s'%s%s", spec->name, spec->impl,
+                  spec->openpgp_id, dup->spec->name, dup->spec->impl, by,
+                  file);
+      else
+        snprintf (why, whylen, "%s implementation '%s' is already"
+                  " registered%s%s", spec->name, spec->impl, by, file);
       return gpg_error (GPG_ERR_DUP_NAME);
     }
 

@@ -425,8 +425,17 @@ check_prefix (decrypt_source_t *ds, int tag)
   if (err)
     return err;
   if (prefix[bs - 2] != prefix[bs] || prefix[bs - 1] != prefix[bs + 1])
-    return fail (gpg_error (GPG_ERR_BAD_KEY), WHAT,
-                 "wrong passphrase (Bad session key)");
+    {
+      /* A private id may stand for another cipher where the message
+       * was written; that cipher fails the check as a wrong key does.  */
+      if (sf_openpgp_id_private (spec->openpgp_id))
+        return fail (gpg_error (GPG_ERR_BAD_KEY), WHAT,
+                     "wrong passphrase (Bad session key), or the message's"
+                     " private cipher id %d is not %s", spec->openpgp_id,
+                     spec->name);
+      return fail (gpg_error (GPG_ERR_BAD_KEY), WHAT,
+                   "wrong passphrase (Bad session key)");
+    }
   if (tag == PKT_ENCRYPTED)
     return sf_cipher_sync (ds->cipher);
   return 0;

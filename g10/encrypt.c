@@ -132,7 +132,10 @@ find_cipher (const sf_cipher_spec_t **r_spec)
       if (!(*r_spec)->openpgp_id)
         return fail (gpg_error (GPG_ERR_CIPHER_ALGO), option,
                      "%s has no OpenPGP algorithm id, so no OpenPGP"
-                     " message can use it", (*r_spec)->name);
+                     " message can use it (its module can give it a"
+                     " private one, %d-%d: see doc/modules.md)",
+                     (*r_spec)->name, SF_OPENPGP_PRIVATE_FIRST,
+                     SF_OPENPGP_PRIVATE_LAST);
       return 0;
     case GPG_ERR_CIPHER_ALGO:
       return fail (err, option, "unknown cipher algorithm '%s'"
@@ -525,6 +528,7 @@ encrypt_file (const char *infile)
   if (!err)
     {
       extension_note_use (spec);
+      extension_warn_private_id (spec);
       err = make_s2k (&s2k);
     }
   if (!err)

@@ -49,3 +49,18 @@ extension_note_use (const sf_cipher_spec_t *spec)
                " the built-in '%s'", spec->name, spec->impl,
                sf_table_origin (spec), builtin->impl);
 }
+
+
+void
+extension_warn_private_id (const sf_cipher_spec_t *spec)
+{
+  const char *origin = sf_table_origin (spec);
+
+  if (!sf_openpgp_id_private (spec->openpgp_id))
+    return;
+  log_warning ("warning: %s has the private OpenPGP id %d: only sfenc"
+               " with %s%s reads this message, and gpg does not",
+               spec->name, spec->openpgp_id,
+               origin ? "the module " : "the same built-in ",
+               origin ? origin : spec->name);
+}

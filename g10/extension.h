@@ -18,4 +18,9 @@ gpg_error_t extension_load_auto (void);
  * although a built-in implementation of its algorithm could run.  */
 void extension_note_use (const sf_cipher_spec_t *spec);
 
+/* Warn, unless -q, that a message encrypted with SPEC, whose OpenPGP
+ * id is one of those for private use, is readable only by an sfenc
+ * with the same cipher at that id, and not by gpg.  */
+void extension_warn_private_id (const sf_cipher_spec_t *spec);
+
 #endif /*SFENC_EXTENSION_H*/

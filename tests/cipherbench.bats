@@ -148,3 +148,29 @@ assert {s["impl"] for s in d["summary"]} >= {"default", "ref", "gcrypt"}
   [ "$status" -eq 2 ]
   [[ "$output" == *"unknown option"* ]]
 }
+
+@test "cipherbench: a module's algorithm gets libgcrypt's and OpenSSL's columns, found by name" {
+  # Camellia is in neither the table nor a map of names: the peers are
+  # found through gcry_cipher_map_name and EVP_CIPHER_fetch.
+  umask 022
+  ${SF_MODULE_CC:-cc} -O2 -shared -fPIC -fvisibility=hidden -DSF_DYNAMIC_MODULE \
+    -I"$top_srcdir/cipher" -o "$scratch/camellia.so" "$top_srcdir/tools/camellia-module/camellia.c"
+  run "$CIPHERBENCH" --no-auto-modules --load-extension "$scratch/camellia.so" \
+    --algo camellia128,camellia256 --mode cfb-enc,ctr,ocb-enc --runs 1 --seconds 0.005
+  echo "$output"
+  [ "$status" -eq 0 ]
+  for algo in "CAMELLIA128 +128" "CAMELLIA256 +256"; do
+    for mode in cfb-enc ctr ocb-enc; do
+      echo "$output" | grep -Eq "^$algo +gcrypt +$mode +16384 +[0-9.]+ +[0-9.]+ +[0-9.]+ +1\.00x "
+      echo "$output" | grep -Eq "^$algo +ref +$mode +16384 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+\.[0-9]+x "
+    done
+    if grep -q '^#define HAVE_OPENSSL 1' "$top_builddir/config.h"; then
+      for mode in cfb-enc ctr; do
+        echo "$output" | grep -Eq "^$algo +openssl +$mode +16384 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+\.[0-9]+x +1\.00x\$"
+        echo "$output" | grep -Eq "^$algo +ref +$mode +16384 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+\.[0-9]+x +[0-9]+\.[0-9]+x\$"
+      done
+    else
+      echo "# NOT TESTED: built without OpenSSL, no openssl column" >&3
+    fi
+  done
+}

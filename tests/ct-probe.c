@@ -37,9 +37,13 @@
  * implementation "ct-leak", claiming "constant", which ctgrind.sh
  * requires to show reports.
  *
- *   ct-probe ALGO IMPL key|data
- *   ct-probe --list          what can be probed and its timing claim,
+ *   ct-probe [--load-extension FILE]... ALGO IMPL key|data
+ *   ct-probe [--load-extension FILE]... --list
+ *                            what can be probed and its timing claim,
  *                            "ALGO IMPL CLAIM", one per line
+ *   ct-probe [--load-extension FILE]... --list-loaded
+ *                            the same for the loaded modules' ciphers
+ *                            alone (a module author's check)
  *
  * The probe itself never branches on what it computed.
  */
@@ -69,6 +73,8 @@
 /* The control: ct-leak.c's module, whose exported sf_module the
  * Makefile renames.  */
 extern const sf_module_t sf_ct_leak_module;
+/* The origin the control is registered under.  */
+#define CONTROL_ORIGIN "ct-leak.c"
 
 /* The GHASH implementations, probed directly.  */
 static const struct
@@ -235,16 +241,22 @@ control_repeat (const sf_cipher_spec_t *spec)
   return 0;
 }
 
+/* Print what can be probed: everything, or, when LOADED_ONLY, the
+ * ciphers of the modules named with --load-extension.  */
 static void
-list_usable (void)
+list_usable (int loaded_only)
 {
   const sf_table_entry_t *e;
   size_t i;
 
   for (i = 0; (e = sf_table_nth (i)); i++)
-    if (sf_spec_usable (e->spec) && !control_repeat (e->spec))
+    if (sf_spec_usable (e->spec) && !control_repeat (e->spec)
+        && (!loaded_only
+            || (e->origin && strcmp (e->origin, CONTROL_ORIGIN))))
       printf ("%s %s %s\n", e->spec->name, e->spec->impl,
               sf_timing_name (sf_spec_timing (e->spec)));
+  if (loaded_only)
+    return;
   for (i = 0; i < N_GHASH_IMPLS; i++)
     if (ghash_usable (i))
       printf ("GHASH %s constant\n", ghash_impls[i].name);
@@ -262,20 +274,32 @@ main (int argc, char **argv)
   int hkdf_sha256;
 
   test_init ("ct-probe");
-  if (sf_table_register_module (&sf_ct_leak_module, "ct-leak.c",
+  if (sf_table_register_module (&sf_ct_leak_module, CONTROL_ORIGIN,
                                 why, sizeof why))
     {
       fprintf (stderr, "ct-probe: the control was refused: %s\n", why);
       return 1;
     }
-  if (argc == 2 && !strcmp (argv[1], "--list"))
+  while (argc >= 3 && !strcmp (argv[1], "--load-extension"))
     {
-      list_usable ();
+      if (sf_module_load (argv[2], why, sizeof why))
+        {
+          fprintf (stderr, "ct-probe: %s: %s\n", argv[2], why);
+          return 2;
+        }
+      argc -= 2;
+      argv += 2;
+    }
+  if (argc == 2 && (!strcmp (argv[1], "--list")
+                    || !strcmp (argv[1], "--list-loaded")))
+    {
+      list_usable (!strcmp (argv[1], "--list-loaded"));
       return 0;
     }
   if (argc != 4 || (strcmp (argv[3], "key") && strcmp (argv[3], "data")))
     {
-      fprintf (stderr, "usage: ct-probe ALGO IMPL key|data\n");
+      fprintf (stderr, "usage: ct-probe [--load-extension FILE]..."
+               " ALGO IMPL key|data\n");
       return 2;
     }
   hkdf_sha256 = !strcmp (argv[1], "HKDF") && !strcmp (argv[2], "SHA256");

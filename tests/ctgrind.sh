@@ -17,16 +17,25 @@
 # and show "tables", and "AES ct-leak", the bitsliced AES with one
 # secret-indexed load added (ct-leak.pl), must show reports although
 # it claims "constant".
-# Usage: ctgrind.sh [OUTPUT-FILE]   (default: ct-probe.out)
+# Usage: ctgrind.sh [--module FILE]... [OUTPUT-FILE]
+#   (default: ct-probe.out; run in the directory holding ct-probe)
 #
 # CTGRIND_ONLY="ALGO:IMPL ..." limits the check to those
 # implementations and the two controls, which always run.
+# --module FILE, a module author's check, loads the dynamic module FILE
+# (a path without spaces) into ct-probe and, unless CTGRIND_ONLY says
+# otherwise, checks its implementations alone, beside the controls.
 # What the native run of ct-probe can probe and valgrind's cannot (its
 # guest lacks the instructions: GHASH vpclmul) is listed as not checked.
 # A cross build runs the target's memcheck under qemu-user: SF_VALGRIND
 # names the command (tools/cross-check makes it) and OBJCOPY the
 # target's objcopy (configure); without SF_VALGRIND it skips.
 set -u
+load=
+while [ "${1:-}" = --module ] && [ $# -ge 2 ]; do
+  load="$load --load-extension $2"
+  shift 2
+done
 out=${1:-ct-probe.out}
 valgrind=${SF_VALGRIND:-valgrind}
 controls="AES:ref AES:ct-leak"
@@ -46,6 +55,13 @@ if ! ${OBJCOPY:-objcopy} --strip-debug ./ct-probe "$probe"; then
   echo "ctgrind: FAIL: objcopy could not copy ct-probe" >&2
   exit 1
 fi
+if [ -n "$load" ] && [ -z "${CTGRIND_ONLY:-}" ]; then
+  CTGRIND_ONLY=$(${SF_EMULATOR:-} ./ct-probe $load --list-loaded | awk '{ printf "%s:%s ", $1, $2 }')
+  if [ -z "$CTGRIND_ONLY" ]; then
+    echo "ctgrind: FAIL: ct-probe loaded no usable implementation with$load" >&2
+    exit 1
+  fi
+fi
 
 # Valgrind's translator normally brings the guest registers up to date
 # at a memory access only as far as unwinding the stack needs.  An
@@ -61,7 +77,7 @@ vex=--vex-iropt-register-updates=allregs-at-mem-access
 # them ("clean" for none) and of the conditional jumps among them.
 reports () {
   "$valgrind" --tool=memcheck "$vex" -q --error-limit=no --track-origins=no \
-    --log-file=ct-probe.vglog "$probe" "$1" "$2" "$3" > /dev/null 2>&1
+    --log-file=ct-probe.vglog "$probe" $load "$1" "$2" "$3" > /dev/null 2>&1
   if [ $? -ne 0 ]; then
     echo "probe-failed 0"
     return
@@ -73,11 +89,11 @@ reports () {
 }
 
 # What valgrind's guest can run, and what only the processor can.
-if ! list=$("$valgrind" --tool=memcheck "$vex" -q "$probe" --list 2> /dev/null); then
+if ! list=$("$valgrind" --tool=memcheck "$vex" -q "$probe" $load --list 2> /dev/null); then
   echo "ctgrind: FAIL: ct-probe --list failed under valgrind" >&2
   exit 1
 fi
-${SF_EMULATOR:-} "$probe" --list | while read -r algo impl claim; do
+${SF_EMULATOR:-} "$probe" $load --list | while read -r algo impl claim; do
   if ! echo "$list" | grep -q -x -F "$algo $impl $claim"; then
     echo "ctgrind: NOT CHECKED: $algo $impl ($claim): valgrind's guest cannot run it"
   fi

@@ -267,11 +267,311 @@ C
   refused "$BATS_TEST_TMPDIR/bad/example.so" "EXAMPLE64 (ref): self-test failed: known answer 1"
 }
 
-@test "modules: refuses a duplicate algorithm and implementation" {
-  run "$DSFENC" --no-auto-modules --load-extension twofish --load-extension "$MODDIR/twofish.so" --list-ciphers
+# build_template DIR SED -- the template, edited by the sed script SED,
+# built in DIR against the staged header.
+build_template () {
+  cp -r "$DYN/module-template" "$1"
+  sed -i "$2" "$1/example.c"
+  make -s -C "$1" clean
+  make -s -C "$1" all SFCIPHER_CFLAGS=-I"$STAGE/usr/local/include"
+}
+
+@test "modules: refuses a module whose contextsize is too small, without corrupting the heap" {
+  # The template's context is 16 round keys, 64 bytes; it says 4.
+  build_template "$BATS_TEST_TMPDIR/small" 's/\.contextsize = sizeof (example_ctx_t)/.contextsize = 4/'
+  grep -q '\.contextsize = 4,' "$BATS_TEST_TMPDIR/small/example.c"
+  refused "$BATS_TEST_TMPDIR/small/example.so" \
+    "EXAMPLE64 (ref): self-test failed: contextsize 4 is too small: the self-test wrote 60 bytes past it"
+}
+
+# --- the module author's checks -------------------------------------------
+
+@test "modules: the test programs run by hand from anywhere, without srcdir" {
+  cd "$BATS_TEST_TMPDIR"
+  run env -u srcdir "$top_builddir/tests/t-aead"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *" 0 failed"* ]]
+  run env -u srcdir "$top_builddir/tests/t-kat" "$CAMELLIA_SO"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"camellia.txt: 24 vectors"* ]]
+}
+
+@test "modules: make check-module runs KAT, diff, modes, AEAD and timing checks on a module file" {
+  build_template "$BATS_TEST_TMPDIR/pid" 's/\.openpgp_id = 0/.openpgp_id = 100/'
+  # The template's own known answers, in the vector file format.
+  cat > "$BATS_TEST_TMPDIR/example.txt" <<'V'
+# Algorithm: EXAMPLE64
+KEY=00000000000000000000000000000000 PT=0000000000000000 CT=B7BE650297A6B1EB
+KEY=000102030405060708090A0B0C0D0E0F PT=0123456789ABCDEF CT=B6943DA46CF27CDC
+V
+  run make -s -C "$top_builddir/tests" check-module MODULE="$BATS_TEST_TMPDIR/pid/example.so" \
+    VECTORS="$BATS_TEST_TMPDIR/example.txt"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"t-kat: example.txt: 2 vectors"* ]]
+  [[ "$output" == *"t-kat: EXAMPLE64 (ref): 2 vectors"* ]]
+  [[ "$output" == *"t-diff: EXAMPLE64 (ref): NOT TESTED: libgcrypt has no EXAMPLE64"* ]]
+  [[ "$output" == *"t-modes: EXAMPLE64 (ref): OpenPGP CFB against RFC 4880 alone"* ]]
+  [[ "$output" == *"t-aead: EXAMPLE64 (ref): NOT TESTED: AEAD needs a 128-bit block"* ]]
+  [[ "$output" == *"EXAMPLE64 ref unknown key="* ]]
+  [[ "$output" == *"ctgrind: 4 passed, 0 failed"* ]]
+  # Without its vectors the module meets none, and the check fails.
+  run make -s -C "$top_builddir/tests" check-module MODULE="$BATS_TEST_TMPDIR/pid/example.so"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"EXAMPLE64 (ref) met no vector"* ]]
+  # A wrong answer in the file is caught.
+  sed -i 's/B6943DA46CF27CDC/B6943DA46CF27CDD/' "$BATS_TEST_TMPDIR/example.txt"
+  run "$top_builddir/tests/t-kat" "$BATS_TEST_TMPDIR/pid/example.so" "$BATS_TEST_TMPDIR/example.txt"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"example.txt:3: EXAMPLE64 (ref) ECB encrypt"* ]]
+}
+
+# --- a new cipher from the template alone, as doc/modules.md walks it ------
+
+# The template's known answers (example.c), in the vector file format,
+# for the algorithm NAME.
+template_vectors () {
+  cat <<V
+# Algorithm: $1
+KEY=00000000000000000000000000000000 PT=0000000000000000 CT=B7BE650297A6B1EB
+KEY=000102030405060708090A0B0C0D0E0F PT=0123456789ABCDEF CT=B6943DA46CF27CDC
+KEY=FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF PT=FFFFFFFFFFFFFFFF CT=F8E154E6A5812EFC
+V
+}
+
+@test "modules: newcomer, out of tree: the template becomes a cipher that goes through the pipe, the benchmarks and the checks" {
+  # "A dynamic module (out of tree)", step by step.
+  my="$BATS_TEST_TMPDIR/mycipher"
+  cp -r "$top_srcdir/tools/module-template" "$my"
+  chmod -R u+w "$my"
+  mv "$my/example.c" "$my/mycipher.c"
+  sed -i -e 's/example/mycipher/g' -e 's/EXAMPLE/MYCIPHER/g' \
+    -e 's/\.openpgp_id = 0/.openpgp_id = 105/' "$my/mycipher.c"
+  PKG_CONFIG_PATH="$STAGE/usr/local/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$STAGE" \
+    make -s -C "$my" MODULE=mycipher
+  template_vectors MYCIPHER64 > "$my/mycipher.txt"
+  ext=(--no-auto-modules --load-extension "$my/mycipher.so")
+  run "$DSFENC" "${ext[@]}" --list-ciphers --with-colons
+  [[ "$(echo "$output" | impl_line MYCIPHER64 ref)" == "cipher:MYCIPHER64::105:64:128:ref:dynamic:$my/mycipher.so:ok:default:"* ]]
+  # The pipe the project measures ciphers with.
+  run bash -c 'dd if=/dev/zero bs=1M count=4 2>/dev/null | "$0" "$@" --batch --passphrase pw -c --cipher-algo MYCIPHER64 > "'"$my"'/z.gpg"' \
+    "$DSFENC" "${ext[@]}"
+  [ "$status" -eq 0 ]
+  [[ "$output" == "sfenc: warning: MYCIPHER64 has the private OpenPGP id 105:"* ]]
+  [ "$("$DSFENC" "${ext[@]}" -q --batch --passphrase pw -d "$my/z.gpg" | wc -c)" -eq 4194304 ]
+  # cipherbench: the module's rows; libgcrypt and OpenSSL have no such
+  # toy cipher, which the table shows as n/a.
+  run "$top_builddir/tools/cipherbench" "${ext[@]}" --algo mycipher64 --runs 1 --seconds 0.005
+  echo "$output"
+  [ "$status" -eq 0 ]
+  echo "$output" | grep -Eq "^MYCIPHER64 +128 +ref +cfb-enc +16384 +[0-9.]+ .* n/a +n/a\$"
+  # sfbench, through sfenc's module directory.
+  mkdir "$my/mods"
+  cp "$my/mycipher.so" "$my/mods/"
+  SFENC_MODULE_DIR="$my/mods" run "$top_builddir/tools/sfbench" --sfenc "$DSFENC" \
+    --size 1 --runs 1 --algo MYCIPHER64 --no-rnp --no-decrypt
+  echo "$output"
+  [ "$status" -eq 0 ]
+  echo "$output" | grep -Eq "^MYCIPHER64 +128 +ref +enc +[0-9.]+ "
+  # The author's checks.
+  run make -s -C "$top_builddir/tests" check-module MODULE="$my/mycipher.so" VECTORS="$my/mycipher.txt"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"t-kat: MYCIPHER64 (ref): 3 vectors"* ]]
+  [[ "$output" == *"ctgrind: 4 passed, 0 failed"* ]]
+}
+
+@test "modules: newcomer, in tree: the template built in by the documented steps passes the tests" {
+  # "A static module (built into sfenc)", step by step, in a copy of
+  # the tree.
+  tree="$BATS_TEST_TMPDIR/tree"
+  make -s -C "$top_builddir" distdir distdir="$(realpath --relative-to="$top_builddir" "$tree")" >/dev/null
+  # 1. the file, with a private id;
+  sed -e 's/example/mycipher/g' -e 's/EXAMPLE/MYCIPHER/g' -e 's/\.openpgp_id = 0/.openpgp_id = 101/' \
+    "$tree/tools/module-template/example.c" > "$tree/cipher/mycipher.c"
+  # 2. the list in configure.ac;
+  sed -i 's/^  \[\(blowfish .*\)\])$/  [\1 mycipher])/' "$tree/configure.ac"
+  grep -q ' mycipher])$' "$tree/configure.ac"
+  # 3. cipher/Makefile.am;
+  sed -i -e 's/^\(EXTRA_libsfcipher_la_SOURCES = .*\)$/\1 mycipher.c/' \
+    -e 's/^\(EXTRA_LTLIBRARIES = .*\)$/\1 mycipher.la/' "$tree/cipher/Makefile.am"
+  printf '%s\n' 'mycipher_la_SOURCES = mycipher.c' 'mycipher_la_CPPFLAGS = $(module_cppflags)' \
+    'mycipher_la_CFLAGS = $(module_cflags)' 'mycipher_la_LDFLAGS = $(module_ldflags)' \
+    >> "$tree/cipher/Makefile.am"
+  # 4. the vectors (5: the template has no constant table).
+  template_vectors MYCIPHER64 > "$tree/tests/vectors/mycipher.txt"
+  (cd "$tree" && ./autogen.sh && ./configure -q --enable-werror && make -s -j2) \
+    > "$BATS_TEST_TMPDIR/build.log" 2>&1 || { tail -30 "$BATS_TEST_TMPDIR/build.log"; false; }
+  "$tree/configure" --help | tr -s ' \n' ' ' | grep -q 'rijndael-ct twofish mycipher)'
+  run "$tree/g10/sfenc" --no-auto-modules --list-ciphers --with-colons
+  [[ "$(echo "$output" | impl_line MYCIPHER64 ref)" == "cipher:MYCIPHER64::101:64:128:ref:static::ok:default:"* ]]
+  run bash -c 'dd if=/dev/zero bs=1M count=2 2>/dev/null | "$0" --no-auto-modules -q --batch --passphrase pw -c --cipher-algo MYCIPHER64 | "$0" --no-auto-modules -q --batch --passphrase pw -d | wc -c' \
+    "$tree/g10/sfenc"
+  [ "$status" -eq 0 ]
+  [ "$output" -eq 2097152 ]
+  # The tests that walk the table, and the one that round-trips every
+  # entry through the pipe.
+  # (No module directory: the staged one's Twofish would clash.)
+  SFENC_MODULE_DIR="$BATS_TEST_TMPDIR/none" \
+    run make -s -C "$tree/tests" check TESTS="t-kat t-modes t-diff t-table sfenc-options.bats"
+  echo "$output"
+  [ "$status" -eq 0 ] || cat "$tree/tests/sfenc-options.log"
+  [ "$status" -eq 0 ]
+  grep -q "MYCIPHER64 (ref): 3 vectors" "$tree/tests/t-kat.log"
+}
+
+# --- a cipher OpenPGP has no id for: a private id, 100-110 ---------------
+
+@test "modules: a cipher with a private OpenPGP id goes through the pipe, and only sfenc reads it" {
+  build_template "$BATS_TEST_TMPDIR/pid" 's/\.openpgp_id = 0/.openpgp_id = 100/'
+  ext=(--no-auto-modules --load-extension "$BATS_TEST_TMPDIR/pid/example.so" --batch --passphrase pw)
+  warning="sfenc: warning: EXAMPLE64 has the private OpenPGP id 100: only sfenc with the module $BATS_TEST_TMPDIR/pid/example.so reads this message, and gpg does not"
+  # The pipe the benchmarks measure.
+  run bash -c 'dd if=/dev/zero bs=1M count=2 2>/dev/null | "$0" "$@" -c --cipher-algo EXAMPLE64 > /dev/null' \
+    "$DSFENC" "${ext[@]}"
+  [ "$status" -eq 0 ]
+  [ "$output" = "$warning" ]
+  head -c 100000 /dev/urandom > "$BATS_TEST_TMPDIR/in"
+  run "$DSFENC" "${ext[@]}" -c --cipher-algo EXAMPLE64 -o "$BATS_TEST_TMPDIR/in.gpg" "$BATS_TEST_TMPDIR/in"
+  [ "$status" -eq 0 ]
+  [ "$output" = "$warning" ]
+  run "$DSFENC" "${ext[@]}" -q -c --cipher-algo EXAMPLE64 -o "$BATS_TEST_TMPDIR/q.gpg" "$BATS_TEST_TMPDIR/in"
+  [ "$status" -eq 0 ]
+  [ -z "$output" ]
+  # The id is in the message (the SKESK's cipher octet; gpg prints it),
+  # and sfenc with the module reads it back.
+  run gpg --list-packets "$BATS_TEST_TMPDIR/in.gpg"
+  [[ "$output" == *"symkey enc packet: version 4, cipher 100,"* ]]
+  run "$DSFENC" "${ext[@]}" -d -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/in.gpg"
+  [ "$status" -eq 0 ]
+  cmp "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/out"
+  # gpg refuses it as it refuses any algorithm it does not know.
+  run gpg --batch --passphrase pw --pinentry-mode loopback -d "$BATS_TEST_TMPDIR/in.gpg"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"unknown algorithm 100"* ]]
+  # Without the module, sfenc cannot either.
+  run "$DSFENC" --no-auto-modules --batch --passphrase pw -d "$BATS_TEST_TMPDIR/in.gpg"
+  [ "$status" -eq 2 ]
+  [ "$output" = "sfenc: decryption failed: unknown cipher algorithm 100" ]
+}
+
+@test "modules: a 128-bit cipher with a private id goes through OCB, EAX and GCM" {
+  # Camellia, renamed and given ids 101-103 as a cipher OpenPGP lacked would be.
+  sed -e 's/"CAMELLIA\([0-9]*\)"/"MYCAM\1"/g' -e 's/"CAMELLIA"/"MYCAM"/' \
+    -e 's/, 11, 16,/, 101, 16,/' -e 's/, 12, 24,/, 102, 24,/' -e 's/, 13, 32,/, 103, 32,/' \
+    "$DYN/camellia-module/camellia.c" > "$BATS_TEST_TMPDIR/mycam.c"
+  cc -O2 -shared -fPIC -fvisibility=hidden -DSF_DYNAMIC_MODULE -I"$STAGE/usr/local/include" \
+    -o "$BATS_TEST_TMPDIR/mycam.so" "$BATS_TEST_TMPDIR/mycam.c"
+  ext=(--no-auto-modules --load-extension "$BATS_TEST_TMPDIR/mycam.so" --batch --passphrase pw)
+  run "$DSFENC" "${ext[@]}" --list-ciphers --with-colons
+  [[ "$(echo "$output" | impl_line MYCAM256 ref)" == "cipher:MYCAM256:"*":103:128:256:ref:dynamic:"* ]]
+  head -c 100000 /dev/urandom > "$BATS_TEST_TMPDIR/in"
+  for mode in OCB EAX GCM; do
+    run "$DSFENC" "${ext[@]}" -c --cipher-algo MYCAM256 --aead-algo $mode \
+      -o "$BATS_TEST_TMPDIR/$mode.gpg" "$BATS_TEST_TMPDIR/in"
+    [ "$status" -eq 0 ]
+    [[ "$output" == "sfenc: warning: MYCAM256 has the private OpenPGP id 103: only sfenc with the module"* ]]
+    "$DSFENC" "${ext[@]}" -q -d -o "$BATS_TEST_TMPDIR/$mode.out" "$BATS_TEST_TMPDIR/$mode.gpg"
+    cmp "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/$mode.out"
+  done
+}
+
+@test "modules: another cipher under the same private id reads nothing" {
+  build_template "$BATS_TEST_TMPDIR/pid" 's/\.openpgp_id = 0/.openpgp_id = 100/'
+  build_identity_so "$BATS_TEST_TMPDIR/sm4.so" SM4 100 16
+  head -c 10000 /dev/urandom > "$BATS_TEST_TMPDIR/in"
+  "$DSFENC" --no-auto-modules --load-extension "$BATS_TEST_TMPDIR/pid/example.so" --batch --passphrase pw \
+    -q -c --cipher-algo EXAMPLE64 -o "$BATS_TEST_TMPDIR/in.gpg" "$BATS_TEST_TMPDIR/in"
+  # Another sfenc, whose id 100 is SM4: refused, and nothing written.
+  run "$DSFENC" --no-auto-modules --load-extension "$BATS_TEST_TMPDIR/sm4.so" --batch --passphrase pw \
+    -d -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/in.gpg"
+  [ "$status" -eq 2 ]
+  [ "$output" = "sfenc: decryption failed: wrong passphrase (Bad session key), or the message's private cipher id 100 is not SM4" ]
+  [ ! -e "$BATS_TEST_TMPDIR/out" ]
+  # In one sfenc a private id is one cipher.
+  run "$DSFENC" --no-auto-modules --load-extension "$BATS_TEST_TMPDIR/pid/example.so" \
+    --load-extension "$BATS_TEST_TMPDIR/sm4.so" --list-ciphers
   [ "$status" -eq 2 ]
   [ "${#lines[@]}" -eq 1 ]
-  [[ "${lines[0]}" == "sfenc: $MODDIR/twofish.so: TWOFISH implementation 'ref' is already registered by $MODDIR/twofish.so" ]]
+  [ "${lines[0]}" = "sfenc: $BATS_TEST_TMPDIR/sm4.so: SM4 (identity): private OpenPGP id 100 already belongs to EXAMPLE64 from $BATS_TEST_TMPDIR/pid/example.so" ]
+}
+
+@test "modules: a cipher without an OpenPGP id is refused by the pipe with what to do" {
+  run "$DSFENC" --no-auto-modules --load-extension "$EXAMPLE_SO" --batch --passphrase pw \
+    -c --cipher-algo EXAMPLE64 -o "$BATS_TEST_TMPDIR/x.gpg" /dev/null
+  [ "$status" -eq 2 ]
+  [ "$output" = "sfenc: --cipher-algo: EXAMPLE64 has no OpenPGP algorithm id, so no OpenPGP message can use it (its module can give it a private one, 100-110: see doc/modules.md)" ]
+}
+
+@test "modules: sfbench measures a cipher with a private id" {
+  mkdir "$BATS_TEST_TMPDIR/mods"
+  build_template "$BATS_TEST_TMPDIR/pid" 's/\.openpgp_id = 0/.openpgp_id = 100/'
+  cp "$BATS_TEST_TMPDIR/pid/example.so" "$BATS_TEST_TMPDIR/mods/"
+  SFENC_MODULE_DIR="$BATS_TEST_TMPDIR/mods" run "$top_builddir/tools/sfbench" --sfenc "$DSFENC" \
+    --size 1 --runs 1 --algo example64 --no-rnp
+  echo "$output"
+  [ "$status" -eq 0 ]
+  echo "$output" | grep -q "^# gpg: .*n/a for EXAMPLE64"
+  echo "$output" | grep -q "^# openssl: .*n/a for EXAMPLE64 (openssl has no EXAMPLE64)"
+  echo "$output" | grep -Eq "^EXAMPLE64 +128 +ref +enc +[0-9.]+ "
+  echo "$output" | grep -Eq "^EXAMPLE64 +128 +ref +dec +[0-9.]+ "
+}
+
+@test "modules: refuses a duplicate algorithm and implementation" {
+  mkdir "$BATS_TEST_TMPDIR/copy"
+  cp "$MODDIR/twofish.so" "$BATS_TEST_TMPDIR/copy/"
+  run "$DSFENC" --no-auto-modules --load-extension twofish --load-extension "$BATS_TEST_TMPDIR/copy/twofish.so" --list-ciphers
+  [ "$status" -eq 2 ]
+  [ "${#lines[@]}" -eq 1 ]
+  [[ "${lines[0]}" == "sfenc: $BATS_TEST_TMPDIR/copy/twofish.so: TWOFISH implementation 'ref' is already registered by $MODDIR/twofish.so" ]]
+}
+
+@test "modules: a module named twice is loaded once" {
+  ln -s "$MODDIR/twofish.so" "$BATS_TEST_TMPDIR/link.so"
+  run "$DSFENC" --no-auto-modules --load-extension twofish --load-extension "$MODDIR/twofish.so" \
+    --load-extension "$BATS_TEST_TMPDIR/link.so" --list-ciphers --with-colons
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [ "$(echo "$output" | impl_line TWOFISH ref | wc -l)" -eq 1 ]
+  [[ "$output" != *sfenc:* ]]
+}
+
+@test "modules: --load-extension comes before the module directory" {
+  # The same module from elsewhere, named on the command line, is
+  # registered first; the directory's copy is then the duplicate.
+  mkdir "$BATS_TEST_TMPDIR/copy"
+  cp "$MODDIR/twofish.so" "$BATS_TEST_TMPDIR/copy/"
+  run "$DSFENC" --load-extension "$BATS_TEST_TMPDIR/copy/twofish.so" --list-ciphers --with-colons
+  [ "$status" -eq 0 ]
+  [[ "$(echo "$output" | impl_line TWOFISH ref)" == *":dynamic:$BATS_TEST_TMPDIR/copy/twofish.so:"* ]]
+  [[ "$output" == *"sfenc: $MODDIR/twofish.so: TWOFISH implementation 'ref' is already registered by $BATS_TEST_TMPDIR/copy/twofish.so"* ]]
+}
+
+@test "modules: an alias that clashes is named as the alias" {
+  build_template "$BATS_TEST_TMPDIR/alias" \
+    's/\.aliases = NULL/.aliases = (const char *const []) { "MY64", "AES", NULL }/'
+  refused "$BATS_TEST_TMPDIR/alias/example.so" \
+    "EXAMPLE64 (ref): alias 'AES' already names AES implementation 'ref' (built in)"
+}
+
+@test "modules: a spec without .abi_version is told the field is missing" {
+  build_template "$BATS_TEST_TMPDIR/noabi" '/\.abi_version = SF_ABI_VERSION,/d'
+  ! grep -q abi_version "$BATS_TEST_TMPDIR/noabi/example.c"
+  refused "$BATS_TEST_TMPDIR/noabi/example.so" \
+    "module ABI version 0: is '.abi_version = SF_ABI_VERSION' missing from a spec? (this program supports 1 to 3)"
+}
+
+@test "modules: configure --help lists every built-in module file" {
+  # The modules are the files of cipher/ that end in SF_MODULE, but for
+  # the libgcrypt provider, which is always built in.
+  want=$(grep -l '^SF_MODULE (' "$top_srcdir"/cipher/*.c | xargs -n1 basename \
+         | sed 's/\.c$//' | grep -vx gcrypt-provider | sort | tr '\n' ' ')
+  got=$("$top_srcdir/configure" --help | sed -n '/--enable-ciphers=/,/--enable-dynamic-ciphers/p' \
+        | tr -s ' \n' ' ' | sed 's/.*default: all of: \([^)]*\)).*/\1/' | tr ' ' '\n' | sort | tr '\n' ' ')
+  echo "want: $want"
+  echo "got:  $got"
+  [ -n "$want" ]
+  [ "$got" = "$want" ]
 }
 
 @test "modules: a refused file in the module directory does not stop sfenc" {
@@ -326,8 +626,9 @@ C
 
 # --- what is checked before a module runs any code ------------------------
 
-# build_identity_so SO -- a module claiming AES256 (OpenPGP id 9) whose
-# "cipher" copies its input, with known answers that agree with it.
+# build_identity_so SO [NAME ID KEYLEN] -- a module claiming NAME
+# (AES256 by default) with OpenPGP id ID (9) and a KEYLEN-byte key (32),
+# whose "cipher" copies its input, with known answers that agree with it.
 build_identity_so () {
   cat > "$BATS_TEST_TMPDIR/identity.c" <<'C'
 #include <string.h>
@@ -338,7 +639,7 @@ identity_setkey (void *ctx, const unsigned char *key, size_t keylen)
 {
   (void) ctx;
   (void) key;
-  return keylen == 32 ? 0 : GPG_ERR_INV_KEYLEN;
+  return keylen == 16 || keylen == 24 || keylen == 32 ? 0 : GPG_ERR_INV_KEYLEN;
 }
 
 static void
@@ -352,13 +653,17 @@ static const sf_kat_t identity_kats[] =
   { { "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
       "00112233445566778899aabbccddeeff",
       "00112233445566778899aabbccddeeff" } };
-static const char *const identity_aliases[] = { "RIJNDAEL256", NULL };
+#ifdef ALIAS
+static const char *const identity_aliases[] = { ALIAS, NULL };
+#else
+static const char *const *const identity_aliases = NULL;
+#endif
 
 static const sf_cipher_spec_t identity =
   {
     .abi_version = SF_ABI_VERSION,
-    .name = "AES256", .aliases = identity_aliases, .openpgp_id = 9,
-    .blocksize = 16, .keylen = 32, .contextsize = 1,
+    .name = NAME, .aliases = identity_aliases, .openpgp_id = ID,
+    .blocksize = 16, .keylen = KEYLEN, .contextsize = 1,
     .impl = "identity", .priority = SF_PRIO_ACCEL,
     .setkey = identity_setkey,
     .encrypt = identity_crypt, .decrypt = identity_crypt,
@@ -367,7 +672,10 @@ static const sf_cipher_spec_t identity =
 
 SF_MODULE (identity, &identity);
 C
+  local alias=()
+  [ "${2:-AES256}" != AES256 ] || alias=(-DALIAS='"RIJNDAEL256"')
   cc -shared -fPIC -fvisibility=hidden -DSF_DYNAMIC_MODULE -I"$STAGE/usr/local/include" \
+    -DNAME="\"${2:-AES256}\"" -DID="${3:-9}" -DKEYLEN="${4:-32}" "${alias[@]}" \
     -o "$1" "$BATS_TEST_TMPDIR/identity.c"
 }
 
@@ -394,6 +702,35 @@ C
   build_identity_so "$BATS_TEST_TMPDIR/identity.so"
   refused "$BATS_TEST_TMPDIR/identity.so" \
     "AES256 (identity): claims AES256 (OpenPGP id 9) but fails the table's known answers for it"
+}
+
+@test "modules: refuses a module claiming Camellia's OpenPGP id without Camellia's answers" {
+  # No built-in Camellia: the claim is checked against libgcrypt's.
+  build_identity_so "$BATS_TEST_TMPDIR/sm4.so" SM4 11 16
+  refused "$BATS_TEST_TMPDIR/sm4.so" \
+    "SM4 (identity): claims CAMELLIA128 (OpenPGP id 11) but fails the known answers of libgcrypt's CAMELLIA128: known answer 1: encryption mismatch"
+  build_identity_so "$BATS_TEST_TMPDIR/sm4-12.so" SM4 12 16
+  refused "$BATS_TEST_TMPDIR/sm4-12.so" \
+    "SM4 (identity): claims CAMELLIA192 (OpenPGP id 12) but its block and key are 16 and 16 bytes, not 16 and 24"
+}
+
+@test "modules: the real Camellia is accepted under its ids, whatever it calls itself" {
+  # The claim is the id: Camellia renamed still meets libgcrypt's answers.
+  sed 's/"CAMELLIA\([0-9]*\)"/"MYCAM\1"/g' "$DYN/camellia-module/camellia.c" \
+    > "$BATS_TEST_TMPDIR/mycam.c"
+  cc -O2 -shared -fPIC -fvisibility=hidden -DSF_DYNAMIC_MODULE -I"$STAGE/usr/local/include" \
+    -o "$BATS_TEST_TMPDIR/mycam.so" "$BATS_TEST_TMPDIR/mycam.c"
+  run "$DSFENC" --no-auto-modules --load-extension "$BATS_TEST_TMPDIR/mycam.so" --list-ciphers --with-colons
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$(echo "$output" | impl_line MYCAM128 ref)" == "cipher:MYCAM128:"*":11:128:128:ref:dynamic:"*":ok:default:"* ]]
+  [[ "$(echo "$output" | impl_line MYCAM256 ref)" == "cipher:MYCAM256:"*":13:128:256:ref:dynamic:"*":ok:default:"* ]]
+}
+
+@test "modules: refuses an OpenPGP id that OpenPGP does not assign" {
+  build_identity_so "$BATS_TEST_TMPDIR/id42.so" SM4 42 16
+  refused "$BATS_TEST_TMPDIR/id42.so" \
+    "SM4 (identity): 42 is not an OpenPGP cipher id (1-4, 7-13, or 100-110 for private use; 0 for none)"
 }
 
 @test "modules: with that module in the module directory, sfenc -c still writes real AES256" {

@@ -489,3 +489,19 @@ assert any(n.startswith("-z 6 --compress-algo zlib: every OpenPGP tool")
   [ "${#lines[@]}" -eq 1 ]
   [[ "$output" == *"charts need gnuplot"* ]]
 }
+
+@test "sfbench: a module's algorithm gets openssl's column, found by name" {
+  umask 022
+  mkdir "$scratch/mods"
+  ${SF_MODULE_CC:-cc} -O2 -shared -fPIC -fvisibility=hidden -DSF_DYNAMIC_MODULE \
+    -I"$top_srcdir/cipher" -o "$scratch/mods/camellia.so" "$top_srcdir/tools/camellia-module/camellia.c"
+  grep -q '^#define HAVE_OPENSSL 1' "$top_builddir/config.h" \
+    || skip "NOT TESTED: sfbench built without libcrypto finds no OpenSSL names"
+  SFENC_MODULE_DIR="$scratch/mods" run "$SFBENCH" --sfenc "$SFENC" --size 1 --runs 1 \
+    --algo camellia256 --no-decrypt --no-rnp
+  echo "$output"
+  [ "$status" -eq 0 ]
+  ! echo "$output" | grep -q "openssl has no"
+  # sfenc, gpg and openssl figures, and the ratios to both.
+  echo "$output" | grep -Eq "^CAMELLIA256 +256 +ref +enc +[0-9.]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.n/a*]+ +[0-9.]+ +[0-9.n/a*]+ +[0-9.]+x +[0-9.n/a*x]+ +[0-9.]+ +[0-9.]+x "
+}

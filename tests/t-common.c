@@ -172,6 +172,15 @@ mode_name (enum sf_cipher_mode mode)
 }
 
 
+const char *
+test_srcdir (void)
+{
+  const char *dir = getenv ("srcdir");
+
+  return dir && *dir ? dir : SF_TEST_SRCDIR;
+}
+
+
 void
 test_load_modules (int argc, char **argv)
 {

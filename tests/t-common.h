@@ -33,6 +33,12 @@ extern const char *test_name;
       }                                                                 \
   } while (0)
 
+/* The test source directory, which holds vectors/: $srcdir when set
+ * (make check sets it), else the one this program was built from, so
+ * that a test program also runs by hand, from any directory and from
+ * an out-of-tree build.  */
+const char *test_srcdir (void);
+
 /* Initialise libgcrypt as the program does and fill the cipher table.  */
 void test_init (const char *name);
 /* Load the dynamic modules named by the arguments ARGV[1..ARGC-1].  */

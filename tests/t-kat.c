@@ -1,7 +1,9 @@
 /* t-kat.c - every official known answer against every implementation
  *
  * Reads every file in $srcdir/vectors (format: see the headers of
- * the files there: KEY=, PT=, CT=, optional MODE= and IV=) and runs each
+ * the files there and doc/modules.md: KEY=, PT=, CT=, optional MODE=
+ * and IV=), and the vector files named as arguments (ending in .txt,
+ * with a "# Algorithm:" line), and runs each
  * vector, encrypting and decrypting, through every registered
  * implementation of the algorithm the file is for, by way of the
  * generic modes.  Then checks that every usable implementation in the
@@ -17,8 +19,11 @@
 
 #include "t-common.h"
 
-/* Which algorithm a vector file is for.  KEYLEN 0 matches any key;
- * AES files pick the algorithm by the key's length.  */
+/* Which algorithm a vector file of vectors/ is for.  KEYLEN 0
+ * matches any key; AES files pick the algorithm by the key's length.
+ * Any other file (a module author's, given as an argument) says it
+ * in a comment line "# Algorithm: NAME...", the table's names of the
+ * algorithm at each key size it holds vectors for.  */
 static const struct
 {
   const char *file;
@@ -46,15 +51,49 @@ static const struct
 #define MAX_IMPLS 256
 static unsigned int vectors_seen[MAX_IMPLS];
 
-static const char *
-algo_for (const char *file, size_t keylen)
+/* The names of a file's "# Algorithm:" line, space separated.  */
+#define MAX_HEADER_ALGOS 8
+struct header_algos
 {
+  char line[256];
+  const char *name[MAX_HEADER_ALGOS];
+  size_t n;
+};
+
+/* Take the names of LINE into H when it is a "# Algorithm:" line.  */
+static void
+parse_header (const char *line, struct header_algos *h)
+{
+  static const char tag[] = "# Algorithm:";
+  char *p, *save = NULL;
+  size_t len;
+
+  if (strncmp (line, tag, sizeof tag - 1))
+    return;
+  line += sizeof tag - 1;
+  len = strlen (line) < sizeof h->line ? strlen (line) : sizeof h->line - 1;
+  memcpy (h->line, line, len);
+  h->line[len] = 0;
+  h->n = 0;
+  for (p = strtok_r (h->line, " \t\r\n", &save);
+       p && h->n < MAX_HEADER_ALGOS; p = strtok_r (NULL, " \t\r\n", &save))
+    h->name[h->n++] = p;
+}
+
+static const char *
+algo_for (const char *file, size_t keylen, const struct header_algos *h)
+{
+  const sf_cipher_spec_t *spec;
   size_t i;
 
   for (i = 0; i < sizeof file_algos / sizeof file_algos[0]; i++)
     if (!strcmp (file_algos[i].file, file)
         && (!file_algos[i].keylen || file_algos[i].keylen == keylen))
       return file_algos[i].algo;
+  for (i = 0; i < h->n; i++)
+    if (h->n == 1 || (!sf_table_find (h->name[i], NULL, &spec)
+                      && spec->keylen == keylen))
+      return h->name[i];
   return NULL;
 }
 
@@ -153,6 +192,7 @@ run_file (const char *dir, const char *file)
   char line[8192];
   unsigned int lineno = 0, nvectors = 0;
   const sf_cipher_spec_t *absent;
+  struct header_algos header = { .n = 0 };
   int absent_reported = 0;
   FILE *fp;
 
@@ -175,6 +215,7 @@ run_file (const char *dir, const char *file)
       int impls = 0;
 
       lineno++;
+      parse_header (line, &header);
       if (line[0] == '#' || line[strspn (line, " \r\n")] == 0)
         continue;
       snprintf (where, sizeof where, "%.200s:%u", file, lineno);
@@ -183,7 +224,7 @@ run_file (const char *dir, const char *file)
       ct = field (line, "CT", &ctlen);
       iv = field (line, "IV", &ivlen);
       mode = mode_of (line);
-      algo = key ? algo_for (file, keylen) : NULL;
+      algo = key ? algo_for (file, keylen, &header) : NULL;
       check (key && pt && ct && ptlen == ctlen && mode
              && (mode == SF_MODE_ECB || iv) && algo,
              "%s: malformed vector or unknown algorithm", where);
@@ -222,27 +263,62 @@ run_file (const char *dir, const char *file)
   check (nvectors > 0 || absent_reported, "%s holds no vector", file);
 }
 
+/* run_file on the file at PATH.  */
+static void
+run_path (const char *path)
+{
+  char *dir = strdup (path);
+  char *slash = dir ? strrchr (dir, '/') : NULL;
+
+  if (!dir)
+    exit (1);
+  if (slash)
+    {
+      *slash = 0;
+      run_file (slash == dir ? "/" : dir, slash + 1);
+    }
+  else
+    run_file (".", path);
+  free (dir);
+}
+
+
+static int
+ends_with_txt (const char *name)
+{
+  size_t len = strlen (name);
+
+  return len > 4 && !strcmp (name + len - 4, ".txt");
+}
+
+
 int
 main (int argc, char **argv)
 {
-  const char *srcdir = getenv ("srcdir");
   char dir[4096];
   struct dirent *de;
   DIR *d;
   size_t idx;
 
+  int i, nmodules = 1;
+
   test_init ("t-kat");
-  test_load_modules (argc, argv);
-  snprintf (dir, sizeof dir, "%s/vectors", srcdir ? srcdir : ".");
+  /* Arguments ending in ".txt" are vector files, the others modules.  */
+  for (i = 1; i < argc; i++)
+    if (!ends_with_txt (argv[i]))
+      argv[nmodules++] = argv[i];
+  test_load_modules (nmodules, argv);
+  for (i = 1; i < argc; i++)
+    if (ends_with_txt (argv[i]))
+      run_path (argv[i]);
+  snprintf (dir, sizeof dir, "%s/vectors", test_srcdir ());
   d = opendir (dir);
   check (d != NULL, "cannot open %s", dir);
   if (!d)
     return test_finish ();
   while ((de = readdir (d)))
     {
-      size_t len = strlen (de->d_name);
-
-      if (len > 4 && !strcmp (de->d_name + len - 4, ".txt"))
+      if (ends_with_txt (de->d_name))
         run_file (dir, de->d_name);
     }
   closedir (d);

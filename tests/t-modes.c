@@ -8,7 +8,8 @@
  *   - decryption inverts encryption over random lengths;
  * and OpenPGP CFB with its resynchronisation is checked against
  * libgcrypt's (GCRY_CIPHER_ENABLE_SYNC) and against the steps of
- * RFC 4880 13.9 written out over ECB.
+ * RFC 4880 13.9 written out over ECB.  Arguments name dynamic
+ * modules to load first.
  */
 #include <config.h>
 
@@ -168,23 +169,28 @@ check_openpgp_cfb (const sf_cipher_spec_t *spec)
              "%s (%s): OpenPGP CFB with resync differs from RFC 4880 13.9"
              " (%zu bytes)", spec->name, spec->impl, len);
 
-      err = gcry_cipher_open (&ghd, gcry_cipher_map_name (spec->name),
-                              GCRY_CIPHER_MODE_CFB,
-                              GCRY_CIPHER_ENABLE_SYNC);
-      if (!err)
-        err = gcry_cipher_ctl (ghd, GCRYCTL_SET_ALLOW_WEAK_KEY, NULL, 1);
-      if (!err)
-        err = gcry_setkey_allow_weak (ghd, key, spec->keylen);
-      check (!err, "libgcrypt %s: %s", spec->name, gpg_strerror (err));
-      if (err)
-        return;
-      gcry_cipher_encrypt (ghd, theirs, bs + 2, prefix, bs + 2);
-      gcry_cipher_sync (ghd);
-      gcry_cipher_encrypt (ghd, theirs + bs + 2, len, data, len);
-      gcry_cipher_close (ghd);
-      check (!memcmp (ours, theirs, bs + 2 + len),
-             "%s (%s): OpenPGP CFB differs from libgcrypt's", spec->name,
-             spec->impl);
+      /* A module's algorithm that libgcrypt lacks has RFC 4880's
+       * steps alone to meet (main says so).  */
+      if (gcry_cipher_map_name (spec->name))
+        {
+          err = gcry_cipher_open (&ghd, gcry_cipher_map_name (spec->name),
+                                  GCRY_CIPHER_MODE_CFB,
+                                  GCRY_CIPHER_ENABLE_SYNC);
+          if (!err)
+            err = gcry_cipher_ctl (ghd, GCRYCTL_SET_ALLOW_WEAK_KEY, NULL, 1);
+          if (!err)
+            err = gcry_setkey_allow_weak (ghd, key, spec->keylen);
+          check (!err, "libgcrypt %s: %s", spec->name, gpg_strerror (err));
+          if (err)
+            return;
+          gcry_cipher_encrypt (ghd, theirs, bs + 2, prefix, bs + 2);
+          gcry_cipher_sync (ghd);
+          gcry_cipher_encrypt (ghd, theirs + bs + 2, len, data, len);
+          gcry_cipher_close (ghd);
+          check (!memcmp (ours, theirs, bs + 2 + len),
+                 "%s (%s): OpenPGP CFB differs from libgcrypt's", spec->name,
+                 spec->impl);
+        }
 
       /* Decryption mirrors it, resync included.  */
       hd = open_keyed (spec, SF_MODE_OPENPGP_CFB, key, spec->keylen, NULL);
@@ -240,12 +246,13 @@ check_misuse (void)
 
 
 int
-main (void)
+main (int argc, char **argv)
 {
   const sf_table_entry_t *e;
   size_t i, m, nimpl = 0;
 
   test_init ("t-modes");
+  test_load_modules (argc, argv);
   prng_seed ();
   check_misuse ();
   for (i = 0; (e = sf_table_nth (i)); i++)
@@ -258,6 +265,10 @@ main (void)
         }
       for (m = 0; m < N_MODES; m++)
         check_streaming (e->spec, all_modes[m]);
+      if (!gcry_cipher_map_name (e->spec->name))
+        printf ("%s: %s (%s): OpenPGP CFB against RFC 4880 alone; NOT"
+                " TESTED against libgcrypt, which has no %s\n", test_name,
+                e->spec->name, e->spec->impl, e->spec->name);
       check_openpgp_cfb (e->spec);
       nimpl++;
     }

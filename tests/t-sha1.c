@@ -343,7 +343,6 @@ run_differential (void)
 int
 main (void)
 {
-  const char *srcdir = getenv ("srcdir");
   size_t i;
 
   test_init ("t-sha1");
@@ -366,7 +365,7 @@ main (void)
 
   run_contract ();
   for (i = 0; i < sizeof rsp_files / sizeof rsp_files[0]; i++)
-    run_rsp_file (srcdir ? srcdir : ".", rsp_files[i].file,
+    run_rsp_file (test_srcdir (), rsp_files[i].file,
                   rsp_files[i].nvectors);
   run_fips_examples ();
   run_differential ();

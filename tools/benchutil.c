@@ -206,27 +206,6 @@ bench_geomean (const struct bench_geomean *g)
   return g->n ? exp (g->log_sum / g->n) : NAN;
 }
 
-const char *
-bench_openssl_name (const char *name)
-{
-  static const struct
-  {
-    const char *ours, *openssl;
-  } names[] =
-    {
-      { "AES", "aes-128" }, { "AES192", "aes-192" }, { "AES256", "aes-256" },
-      { "BLOWFISH", "bf" }, { "CAST5", "cast5" }, { "3DES", "des-ede3" },
-      { "IDEA", "idea" }, { "CAMELLIA128", "camellia-128" },
-      { "CAMELLIA192", "camellia-192" }, { "CAMELLIA256", "camellia-256" }
-    };
-  size_t i;
-
-  for (i = 0; i < sizeof names / sizeof *names; i++)
-    if (!strcasecmp (name, names[i].ours))
-      return names[i].openssl;
-  return NULL;
-}
-
 double
 bench_parse_number (const char *option, const char *s, double lo, double hi,
                     const char *expected)

@@ -61,11 +61,6 @@ void bench_geomean_add (struct bench_geomean *g, double v);
 /* The mean, or NAN when nothing was added.  */
 double bench_geomean (const struct bench_geomean *g);
 
-/* OpenSSL's base name for the table's algorithm NAME ("aes-128" for
- * "AES", "bf" for "BLOWFISH", ...), lower case; NULL when OpenSSL has
- * no such cipher (TWOFISH).  */
-const char *bench_openssl_name (const char *name);
-
 /* Parse a decimal number in [LO, HI] from S, or die naming OPTION
  * and EXPECTED.  */
 double bench_parse_number (const char *option, const char *s,

@@ -55,12 +55,12 @@
 #endif
 #ifdef HAVE_OPENSSL
 # include <openssl/evp.h>
-# include <openssl/provider.h>
 #endif
 
 #include "libsfcipher.h"
 #include "aead.h"
 #include "benchutil.h"
+#include "openssl-name.h"
 #include "plot.h"
 #include "report.h"
 
@@ -116,11 +116,15 @@ struct options
   const char *save;
 };
 
-/* Who runs a row: an implementation of the table, or OpenSSL.  */
+/* Who runs a row: an implementation of the table, OpenSSL, or
+ * libgcrypt's algorithm GCRY_ALGO run directly (for an algorithm the
+ * table has no "gcrypt" implementation of; SPEC is then the table's
+ * implementation whose geometry it has).  */
 struct impl
 {
   const sf_cipher_spec_t *spec;
   int is_openssl;
+  int gcry_algo;
   const char *name;
 };
 
@@ -281,17 +285,55 @@ measure_clock (void)
   return best;
 }
 
+/* libgcrypt's algorithm that libgcrypt's own look-up finds under the
+ * name or an alias of SPEC, with SPEC's key and block sizes; 0 if
+ * none.  */
+static int
+gcrypt_algo_of (const sf_cipher_spec_t *spec)
+{
+  const char *const *alias = spec->aliases;
+  const char *candidate = spec->name;
+
+  while (candidate)
+    {
+      int algo = gcry_cipher_map_name (candidate);
+
+      if (algo && gcry_cipher_get_algo_keylen (algo) == spec->keylen
+          && gcry_cipher_get_algo_blklen (algo) == spec->blocksize)
+        return algo;
+      candidate = alias && *alias ? *alias++ : NULL;
+    }
+  return 0;
+}
+
+/* libgcrypt's mode for the block mode MODE; 0 for OpenPGP's CFB,
+ * which libgcrypt runs only inside its own OpenPGP code.  */
+static int
+gcry_block_mode (enum sf_cipher_mode mode)
+{
+  switch (mode)
+    {
+    case SF_MODE_ECB: return GCRY_CIPHER_MODE_ECB;
+    case SF_MODE_CBC: return GCRY_CIPHER_MODE_CBC;
+    case SF_MODE_CFB: return GCRY_CIPHER_MODE_CFB;
+    case SF_MODE_OFB: return GCRY_CIPHER_MODE_OFB;
+    case SF_MODE_CTR: return GCRY_CIPHER_MODE_CTR;
+    default: return 0;
+    }
+}
+
 #ifdef HAVE_OPENSSL
 /* OpenSSL's cipher for SPEC in MODE, or NULL.  */
 static EVP_CIPHER *
 openssl_cipher (const sf_cipher_spec_t *spec, const struct mode_def *mode)
 {
-  const char *base = bench_openssl_name (spec->name);
-  char name[64];
+  char stem[64], name[80];
 
-  if (!base || !mode->openssl)
+  if (!mode->openssl
+      || !openssl_cipher_stem (spec->name, spec->aliases, spec->keylen,
+                               spec->blocksize, stem, sizeof stem))
     return NULL;
-  snprintf (name, sizeof name, "%s-%s", base, mode->openssl);
+  snprintf (name, sizeof name, "%s-%s", stem, mode->openssl);
   return EVP_CIPHER_fetch (NULL, name, NULL);
 }
 
@@ -383,7 +425,7 @@ aead_runner_open (struct aead_runner *r, const struct impl *impl,
     }
   if (!strcmp (impl->name, "gcrypt"))
     {
-      err = gcry_cipher_open (&r->ghd, gcry_cipher_map_name (spec->name),
+      err = gcry_cipher_open (&r->ghd, gcrypt_algo_of (spec),
                               gcry_aead_mode (mode->aead), 0);
       if (!err)
         err = gcry_cipher_setkey (r->ghd, key, spec->keylen);
@@ -494,6 +536,7 @@ struct sampler
   const struct impl *impl;
   const struct mode_def *mode;
   sf_cipher_hd_t hd;
+  gcry_cipher_hd_t ghd;         /* A direct libgcrypt peer's.  */
   struct aead_runner aead;
 #ifdef HAVE_OPENSSL
   EVP_CIPHER_CTX *ctx;
@@ -515,6 +558,13 @@ sampler_step (void *arg, unsigned char *buf, size_t size)
 
       EVP_CipherUpdate (sm->ctx, buf, &outl, buf, (int) size);
 #endif
+    }
+  else if (sm->impl->gcry_algo)
+    {
+      if (sm->mode->encrypting)
+        gcry_cipher_encrypt (sm->ghd, buf, size, NULL, 0);
+      else
+        gcry_cipher_decrypt (sm->ghd, buf, size, NULL, 0);
     }
   else if (sm->mode->encrypting)
     sf_cipher_encrypt (sm->hd, buf, buf, size);
@@ -545,6 +595,19 @@ sampler_open (struct sampler *sm, const unsigned char *key,
         bench_die (spec->name, "OpenSSL refused the cipher");
 #endif
     }
+  else if (sm->impl->gcry_algo)
+    {
+      err = gcry_cipher_open (&sm->ghd, sm->impl->gcry_algo,
+                              gcry_block_mode (sm->mode->mode), 0);
+      if (!err)
+        err = gcry_cipher_setkey (sm->ghd, key, spec->keylen);
+      if (!err && sm->mode->mode == SF_MODE_CTR)
+        err = gcry_cipher_setctr (sm->ghd, iv, spec->blocksize);
+      else if (!err && sm->mode->mode != SF_MODE_ECB)
+        err = gcry_cipher_setiv (sm->ghd, iv, spec->blocksize);
+      if (err)
+        bench_die (spec->name, gpg_strerror (err));
+    }
   else
     {
       err = sf_cipher_open (&sm->hd, spec, sm->mode->mode, 0);
@@ -569,6 +632,8 @@ sampler_close (struct sampler *sm)
       EVP_CIPHER_free (sm->cipher);
 #endif
     }
+  else if (sm->impl->gcry_algo)
+    gcry_cipher_close (sm->ghd);
   else
     sf_cipher_close (sm->hd);
 }
@@ -957,12 +1022,23 @@ collect_impls (size_t idx, const struct mode_def *mode, struct impl *impls,
         }
       impls[n].spec = spec;
       impls[n].is_openssl = 0;
+      impls[n].gcry_algo = 0;
       impls[n++].name = spec->impl;
     }
   if (gcrypt)
     {
       impls[n].spec = gcrypt;
       impls[n].is_openssl = 0;
+      impls[n].gcry_algo = 0;
+      impls[n++].name = "gcrypt";
+    }
+  else if (n && (mode->aead || gcry_block_mode (mode->mode))
+           && gcrypt_algo_of (impls[0].spec))
+    {
+      /* An algorithm a module brings: libgcrypt's own, if it has it.  */
+      impls[n].spec = impls[0].spec;
+      impls[n].is_openssl = 0;
+      impls[n].gcry_algo = gcrypt_algo_of (impls[0].spec);
       impls[n++].name = "gcrypt";
     }
 #ifdef HAVE_OPENSSL
@@ -970,6 +1046,7 @@ collect_impls (size_t idx, const struct mode_def *mode, struct impl *impls,
     {
       impls[n].spec = impls[0].spec;
       impls[n].is_openssl = 1;
+      impls[n].gcry_algo = 0;
       impls[n++].name = "openssl";
     }
 #else
@@ -1175,16 +1252,6 @@ main (int argc, char **argv)
         bench_die (opt.algos[i],
                    "unknown cipher algorithm (see sfenc --list-ciphers)");
     }
-#ifdef HAVE_OPENSSL
-  if (opt.use_openssl)
-    {
-      /* OpenSSL 3 keeps Blowfish, CAST5 and IDEA in the legacy
-       * provider; loading it explicitly unloads the implicit default
-       * one, so both are named.  */
-      OSSL_PROVIDER_load (NULL, "legacy");
-      OSSL_PROVIDER_load (NULL, "default");
-    }
-#endif
   open_cycle_counter ();
   if (perf_fd < 0)
     clock_hz = measure_clock ();

@@ -54,6 +54,7 @@
 #include <sys/wait.h>
 
 #include "benchutil.h"
+#include "openssl-name.h"
 #include "plot.h"
 #include "report.h"
 
@@ -694,7 +695,12 @@ build_command (struct command *c, enum tool t, enum op op,
                const struct algo *a, const struct variant *v,
                int openssl_legacy)
 {
-  const char *ossl = bench_openssl_name (a->name);
+  char ossl_stem[48];
+  const char *ossl = openssl_cipher_stem (a->name,
+                                          (const char *const *) a->aliases,
+                                          a->keybits / 8, a->blockbits / 8,
+                                          ossl_stem, sizeof ossl_stem)
+                     ? ossl_stem : NULL;
   int n = 0;
 
   memset (c, 0, sizeof *c);
