@@ -1,0 +1,136 @@
+#!/usr/bin/env bats
+# gpg's whole command line (issue 41): every option of gpg 2.2.40, as
+# its --dump-options lists them in tests/gpg-2.2.40-options.txt, gets
+# an answer from sfenc other than "unknown option".  Until every one
+# has, a ratchet: the count of options sfenc still calls unknown may
+# not exceed UNKNOWN_CEILING, which each change that answers more of
+# them lowers to the new count.  The target is 0.
+#
+# An option is tried as "sfenc --batch OPTION" with nothing after it,
+# in an empty directory with no input: the parser answers first, with
+# "unknown option" for a name it does not know and "missing argument"
+# for one that takes an argument, so no argument is needed and none
+# can be mistaken for a file or a passphrase.
+
+# The options gpg 2.2.40 lists but refuses itself ("invalid option"):
+# its argparse group titles, and two options whose replacement it
+# names.  sfenc refuses them too.
+GPG_REFUSES=(--Configuration --ImportExport --Input --Keylist --Monitor
+             --Output --Security --print-dane-records --print-pka-records)
+
+# The count of gpg's options that sfenc calls unknown, not counting
+# GPG_REFUSES.
+UNKNOWN_CEILING=134
+
+setup () {
+  SFENC=${SFENC:-$BATS_TEST_DIRNAME/../g10/sfenc}
+  LIST=$BATS_TEST_DIRNAME/gpg-2.2.40-options.txt
+  T=$BATS_TEST_TMPDIR
+  export LC_ALL=C
+  export GNUPGHOME="$T/gnupg"
+  mkdir -p -m 700 "$GNUPGHOME" "$T/cwd"
+  # No module of an installed sfenc may change what is tried.
+  export SFENC_MODULE_DIR="$T/no-modules"
+}
+
+teardown () {
+  gpgconf --kill gpg-agent > /dev/null 2>&1 || true
+}
+
+# gpg's options, without the list's header comment.
+gpg_options () {
+  grep -v '^#' "$LIST"
+}
+
+need_gpg_2_2_40 () {
+  command -v gpg > /dev/null \
+    || skip "NOT TESTED: gpg (GnuPG) is not installed, the oracle of this check"
+  local v
+  v=$(gpg --version | sed -n '1s/^gpg (GnuPG) //p')
+  [ "$v" = 2.2.40 ] \
+    || skip "NOT TESTED: the installed gpg is $v, the list is gpg 2.2.40's"
+}
+
+# Print "unknown", "arg" or "flag": how sfenc answers option $1.  An
+# option that the parser takes only as the abbreviation of a longer
+# one of its own is unknown too.
+sfenc_answer () {
+  local err rc=0
+  err=$(cd "$T/cwd" && timeout 20 "$SFENC" --batch "$1" </dev/null 2>&1 >/dev/null) || rc=$?
+  [ $rc -ne 124 ] || { echo hangs; return; }
+  case $err in
+    *"unknown option"*|*"ambiguous option"*) echo unknown ;;
+    *)
+      if ! grep -qx -e "$1" <<<"$SFENC_OPTIONS"; then
+        echo unknown
+      elif [[ $err == *"missing argument"* ]]; then
+        echo arg
+      else
+        echo flag
+      fi ;;
+  esac
+}
+
+# Print "invalid", "arg" or "flag": how gpg answers option $1.  Only
+# for options that in gpg, too, do nothing without a command: the
+# command that gpg guesses reads the empty stdin and fails.
+gpg_answer () {
+  local err
+  err=$(cd "$T/cwd" && timeout 20 gpg --batch --no-tty "$1" </dev/null 2>&1 >/dev/null) || true
+  case $err in
+    *"invalid option"*) echo invalid ;;
+    *"missing argument"*) echo arg ;;
+    *) echo flag ;;
+  esac
+}
+
+@test "gpgsurface: the list is the installed gpg 2.2.40's --dump-options" {
+  need_gpg_2_2_40
+  [ "$(gpg_options | wc -l)" -eq 408 ]
+  diff <(gpg_options) <(gpg --dump-options)
+}
+
+@test "gpgsurface: sfenc calls at most UNKNOWN_CEILING of gpg's options unknown" {
+  local o answer unknown=() hangs=()
+  SFENC_OPTIONS=$("$SFENC" --dump-options)
+  while read -r o; do
+    answer=$(sfenc_answer "$o")
+    [ "$answer" != hangs ] || hangs+=("$o")
+    if printf '%s\n' "${GPG_REFUSES[@]}" | grep -qx -e "$o"; then
+      [ "$answer" = unknown ] || { echo "gpg refuses $o, sfenc answers: $answer"; return 1; }
+    elif [ "$answer" = unknown ]; then
+      unknown+=("$o")
+    fi
+  done < <(gpg_options)
+  [ ${#hangs[@]} -eq 0 ] || { echo "hang:" "${hangs[@]}"; return 1; }
+  echo "${#unknown[@]} of gpg's options still unknown to sfenc:" "${unknown[@]}"
+  [ "${#unknown[@]}" -le "$UNKNOWN_CEILING" ] \
+    || { echo "more than the ceiling, $UNKNOWN_CEILING"; return 1; }
+  # A change that answers more options lowers the ceiling with it.
+  [ "${#unknown[@]}" -eq "$UNKNOWN_CEILING" ] \
+    || { echo "fewer than the ceiling: lower UNKNOWN_CEILING to ${#unknown[@]}"; return 1; }
+}
+
+@test "gpgsurface: gpg refuses GPG_REFUSES itself" {
+  need_gpg_2_2_40
+  local o
+  for o in "${GPG_REFUSES[@]}"; do
+    [ "$(gpg_answer "$o")" = invalid ] || { echo "gpg accepts $o"; return 1; }
+  done
+}
+
+@test "gpgsurface: each option accepted without effect takes an argument exactly when gpg's does" {
+  need_gpg_2_2_40
+  local o n=0
+  SFENC_OPTIONS=$("$SFENC" --dump-options)
+  # The options of --help's group of gpg options without effect.
+  while read -r o; do
+    grep -qx -e "$o" < <(gpg_options) || continue
+    [ "$(sfenc_answer "$o")" = "$(gpg_answer "$o")" ] \
+      || { echo "$o: sfenc $(sfenc_answer "$o"), gpg $(gpg_answer "$o")"; return 1; }
+    n=$((n + 1))
+  done < <("$SFENC" --help | sed -n '/^Options of gpg without effect:$/,/^$/p' \
+             | grep -o -e '^ *--[a-z0-9-]*' | tr -d ' ')
+  # The group was found and holds the options added for issue 41.
+  [ "$n" -gt 150 ]
+}
