@@ -80,6 +80,7 @@ enum opt_id
     O_S2K_CIPHER_ALGO,
     O_LOGGER_FD,
     O_LIST_CONFIG,
+    O_HOMEDIR,
     O_KEYS_PUBLIC,              /* A command that needs a public key.  */
     O_KEYS_SECRET,              /* ... a secret key.  */
     O_KEYS_KEYRING,             /* ... a keyring.  */
@@ -218,8 +219,8 @@ static const struct option_def options[] =
       "load the dynamic cipher module FILE" },
     { O_NO_AUTO_MODULES, 0, "no-auto-modules", NULL,
       "do not load the modules of the module directory" },
-    { O_GPG_NOOP_ARG, 0, "homedir", "DIR",
-      "accepted for gpg; sfenc keeps no state" },
+    { O_HOMEDIR, 0, "homedir", "DIR",
+      "gpg's home, shown by --version; sfenc keeps no state" },
     { O_GPG_NOOP, 0, "no-options", NULL,
       "accepted for gpg; sfenc reads no options file" },
     { O_GPG_NOOP, 0, "no-greeting", NULL,
@@ -908,6 +909,7 @@ apply_argument (struct command_line *cl, enum opt_id id, const char *name,
     case O_OUTPUT: opt.output = arg; break;
     case O_PASSPHRASE: opt.passphrase = arg; break;
     case O_PASSPHRASE_FILE: opt.passphrase_file = arg; break;
+    case O_HOMEDIR: opt.homedir = arg; break;
     case O_GPG_NOOP_ARG: break;
     case O_RECIPIENT:
       return add_to_list (cl->recipients, &cl->n_recipients, name, arg);

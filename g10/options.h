@@ -48,6 +48,7 @@ struct options
   int passphrase_fd;
   const char *passphrase_file;
   int pinentry_no_ask;          /* --pinentry-mode cancel or error.  */
+  const char *homedir;          /* --homedir: only --version shows it.  */
 };
 
 extern struct options opt;
