@@ -105,6 +105,8 @@ enum opt_id
     O_NO_AUTO_MODULES,
     O_IGNORE_MDC_ERROR,
     O_WITH_COLONS,
+    O_LIST_ONLY,
+    O_DRY_RUN,
     O_STATUS_FD,
     O_ENABLE_PROGRESS_FILTER,
     O_PROGRESS,
@@ -244,6 +246,10 @@ static const struct option_def options[] =
       "take a file name -&N as file descriptor N" },
     { O_WITH_COLONS, 0, "with-colons", NULL,
       "machine-readable --list-ciphers output" },
+    { O_LIST_ONLY, 0, "list-only", NULL,
+      "with -d: tell how the message is encrypted, decrypt nothing" },
+    { O_DRY_RUN, 0, "dry-run", NULL,
+      "change nothing: -d decrypts as without it; refused with -c" },
 
     { 0, 0, NULL, NULL, "OpenPGP protocol options" },
     { O_TEXTMODE, 't', "textmode", NULL,
@@ -811,6 +817,8 @@ apply_switch (struct command_line *cl, const struct option_def *o,
     case O_ARMOR: opt.armor = 1; break;
     case O_TEXTMODE: opt.textmode = 1; break;
     case O_WITH_COLONS: opt.with_colons = 1; break;
+    case O_LIST_ONLY: opt.list_only = 1; break;
+    case O_DRY_RUN: opt.dry_run = 1; break;
     case O_NO_AUTO_MODULES: opt.no_auto_modules = 1; break;
     case O_IGNORE_MDC_ERROR: opt.ignore_mdc_error = 1; break;
     case O_PROGRESS: progress_enable_display (); break;

@@ -24,6 +24,8 @@ struct options
   int yes;
   int ignore_mdc_error;
   int with_colons;
+  int list_only;                /* -d --list-only: report, decrypt nothing.  */
+  int dry_run;                  /* --dry-run: -d ignores it, as gpg.  */
   int no_auto_modules;
   const char *cipher_algo;
   const char *cipher_impl;
