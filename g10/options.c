@@ -105,6 +105,8 @@ enum opt_id
     O_NO_AUTO_MODULES,
     O_IGNORE_MDC_ERROR,
     O_WITH_COLONS,
+    O_OPENPGP,
+    O_NO_TEXTMODE,
     O_LIST_ONLY,
     O_DRY_RUN,
     O_STATUS_FD,
@@ -254,8 +256,12 @@ static const struct option_def options[] =
     { 0, 0, NULL, NULL, "OpenPGP protocol options" },
     { O_TEXTMODE, 't', "textmode", NULL,
       "encrypt the input as text (CR LF line endings)" },
+    { O_NO_TEXTMODE, 0, "no-textmode", NULL, "forget the -t given before" },
     { O_GPG_NOOP, 0, "force-mdc", NULL,
       "accepted for gpg; the MDC is always written" },
+    { O_OPENPGP, 0, "openpgp", NULL,
+      "RFC 4880 only: 3DES without --cipher-algo, no AEAD or Argon2" },
+    { O_OPENPGP, 0, "rfc4880", NULL, "the same as --openpgp" },
     { O_S2K_CIPHER_ALGO, 0, "s2k-cipher-algo", "NAME",
       "cipher when --cipher-algo is not given" },
     { O_S2K_DIGEST_ALGO, 0, "s2k-digest-algo", "NAME",
@@ -776,6 +782,24 @@ set_pinentry_mode (const char *name, const char *arg)
 }
 
 
+/* --openpgp, --rfc4880: what gpg 2.2's RFC 4880 mode changes in a
+ * passphrase message.  It sets the cipher used when none is given to
+ * 3DES, RFC 4880's one required cipher; gpg applies --cipher-algo and
+ * --s2k-cipher-algo after it, wherever they stand, and so does sfenc.
+ * RFC 4880 has no AEAD and no Argon2, which are refused.  */
+static gpg_error_t
+set_openpgp (void)
+{
+  if (opt.aead_algo)
+    return usage_error ("--aead-algo", "RFC 4880 (--openpgp) has no AEAD");
+  if (opt.s2k_mode == S2K_ARGON2)
+    return usage_error ("--s2k-mode", "RFC 4880 (--openpgp) has no Argon2");
+  if (!opt.s2k_cipher_algo)
+    opt.s2k_cipher_algo = "3DES";
+  return 0;
+}
+
+
 /* Append VALUE of option NAME to LIST of *N entries.  */
 static gpg_error_t
 add_to_list (const char **list, size_t *n, const char *name,
@@ -816,6 +840,8 @@ apply_switch (struct command_line *cl, const struct option_def *o,
     case O_YES: opt.yes = 1; break;
     case O_ARMOR: opt.armor = 1; break;
     case O_TEXTMODE: opt.textmode = 1; break;
+    case O_NO_TEXTMODE: opt.textmode = 0; break;
+    case O_OPENPGP: opt.openpgp = 1; break;
     case O_WITH_COLONS: opt.with_colons = 1; break;
     case O_LIST_ONLY: opt.list_only = 1; break;
     case O_DRY_RUN: opt.dry_run = 1; break;
@@ -1104,6 +1130,8 @@ parse_command_line (int argc, char **argv, struct command_line *cl)
       else
         err = parse_short_options (cl, argc, argv, &i);
     }
+  if (!err && opt.openpgp)
+    err = set_openpgp ();
   /* The words are the items of --list-config, else one file.  */
   if (!err && cl->n_args > 1 && cl->cmd != CMD_LIST_CONFIG
       && cl->cmd != CMD_KEYS)

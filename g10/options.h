@@ -43,6 +43,7 @@ struct options
   int bzip2_compress_level;     /* -1 when not given.  */
   int compress_algo;
   int textmode;                 /* -t: literal data as text.  */
+  int openpgp;                  /* --openpgp: RFC 4880 only.  */
   const char *set_filename;     /* The name in the literal packet.  */
   const char *s2k_cipher_algo;
   const char *output;
