@@ -243,6 +243,7 @@ static const struct option_def options[] =
 
     { 0, 0, NULL, NULL, "Input and output" },
     { O_ARMOR, 'a', "armor", NULL, "write ASCII armor instead of binary" },
+    { O_ARMOR, 0, "armour", NULL, "the same as --armor" },
     { O_OUTPUT, 'o', "output", "FILE", "write the output to FILE" },
     { O_ENABLE_SPECIAL_FILENAMES, 0, "enable-special-filenames", NULL,
       "take a file name -&N as file descriptor N" },
