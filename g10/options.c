@@ -100,6 +100,7 @@ enum opt_id
     O_PASSPHRASE_FD,
     O_PASSPHRASE_FILE,
     O_BATCH,
+    O_NO_BATCH,
     O_PINENTRY_MODE,
     O_LOAD_EXTENSION,
     O_NO_AUTO_MODULES,
@@ -199,6 +200,7 @@ static const struct option_def options[] =
     { O_QUIET, 'q', "quiet", NULL, "do not print warnings" },
     { O_NO_VERBOSE, 0, "no-verbose", NULL, "forget the -v given before" },
     { O_BATCH, 0, "batch", NULL, "never ask on the terminal" },
+    { O_NO_BATCH, 0, "no-batch", NULL, "forget the --batch given before" },
     { O_GPG_NOOP, 0, "no-tty", NULL,
       "accepted for gpg; --batch stops the prompt" },
     { O_PROGRESS, 0, "progress", NULL,
@@ -530,7 +532,21 @@ static const struct option_def options[] =
     { O_GPG_NOOP, 0, "bzip2-decompress-lowmem", NULL,
       "memory use of gpg's BZIP2 reader" },
     { O_GPG_NOOP, 0, "debug-all", NULL, "gpg's debugging output" },
-    { O_GPG_NOOP, 0, "debug-iolbf", NULL, "gpg's debugging output" }
+    { O_GPG_NOOP, 0, "debug-iolbf", NULL, "gpg's debugging output" },
+    { O_GPG_NOOP, 0, "no-emit-version", NULL,
+      "armor headers: sfenc writes no Version: header, gpg's default" },
+    { O_GPG_NOOP, 0, "no-version", NULL,
+      "armor headers: gpg's other name of --no-emit-version" },
+    { O_GPG_NOOP, 0, "no-comments", NULL,
+      "armor headers: sfenc writes no Comment: header, gpg's default" },
+    { O_GPG_NOOP, 0, "no-use-embedded-filename", NULL,
+      "gpg's default: sfenc never writes to the name in a message" },
+    { O_GPG_NOOP, 0, "no-for-your-eyes-only", NULL,
+      "gpg's default: sfenc never sets that flag" },
+    { O_GPG_NOOP, 0, "mangle-dos-filenames", NULL,
+      "output file names, on Windows only" },
+    { O_GPG_NOOP, 0, "no-mangle-dos-filenames", NULL,
+      "output file names, on Windows only" }
   };
 
 #define N_OPTIONS (sizeof options / sizeof *options)
@@ -838,6 +854,7 @@ apply_switch (struct command_line *cl, const struct option_def *o,
     case O_NO_VERBOSE: opt.verbose = 0; break;
     case O_QUIET: opt.quiet = 1; opt.verbose = 0; break;
     case O_BATCH: opt.batch = 1; break;
+    case O_NO_BATCH: opt.batch = 0; break;
     case O_YES: opt.yes = 1; break;
     case O_ARMOR: opt.armor = 1; break;
     case O_TEXTMODE: opt.textmode = 1; break;
