@@ -293,6 +293,9 @@ static const struct option_def options[] =
     { O_SIGNER, 'u', "local-user", "NAME",
       "sign as NAME (with -s, which fails)" },
     { O_SIGNER, 0, "default-key", "NAME", "the same as --local-user" },
+    { O_SIGNER, 0, "sign-with", "NAME", "the same as --local-user" },
+    { O_RECIPIENT, 0, "user", "NAME", "the same as --recipient" },
+    { O_RECIPIENT, 0, "remote-user", "NAME", "the same as --recipient" },
 
     { 0, 0, NULL, NULL, "Input and output" },
     { O_ARMOR, 'a', "armor", NULL, "write ASCII armor instead of binary" },
