@@ -353,6 +353,8 @@ static const struct option_def options[] =
       "string-to-key hash (--s2k-digest-algo wins)" },
     { O_COMPRESS_ALGO, 0, "compress-algo", "NAME",
       "none, zip, zlib or bzip2 (default zip)" },
+    { O_COMPRESS_ALGO, 0, "compression-algo", "NAME",
+      "the same as --compress-algo" },
     { O_PASSPHRASE_FD, 0, "passphrase-fd", "N",
       "read the passphrase from file descriptor N" },
     { O_PASSPHRASE_FILE, 0, "passphrase-file", "FILE",
