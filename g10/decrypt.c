@@ -40,6 +40,7 @@
 #include "decrypt.h"
 #include "error.h"
 #include "iobuf.h"
+#include "list-only.h"
 #include "log.h"
 #include "options.h"
 #include "s2k.h"
@@ -858,10 +859,12 @@ check_data_packet (const packet_header_t *hdr, int nskesk, int npkesk)
 
 
 /* Read the packets before the encrypted data from R: keep the first
- * SKESK in SK, check and skip the others and the PKESKs, and leave
- * the header of the encrypted data packet in HDR.  */
+ * SKESK in SK, count the SKESKs in *R_NSKESK, check and skip the
+ * others and the PKESKs, and leave the header of the encrypted data
+ * packet in HDR.  */
 static gpg_error_t
-read_key_packets (reader_t *r, skesk_t *sk, packet_header_t *hdr)
+read_key_packets (reader_t *r, skesk_t *sk, packet_header_t *hdr,
+                  int *r_nskesk)
 {
   gpg_error_t err;
   skesk_t unused;
@@ -877,6 +880,7 @@ read_key_packets (reader_t *r, skesk_t *sk, packet_header_t *hdr)
         case PKT_ENCRYPTED_MDC:
         case PKT_ENCRYPTED:
         case PKT_AEAD_ENCRYPTED:
+          *r_nskesk = nskesk;
           return check_data_packet (hdr, nskesk, npkesk);
         case 0:
           return fail (gpg_error (GPG_ERR_NO_DATA), WHAT,
@@ -889,7 +893,7 @@ read_key_packets (reader_t *r, skesk_t *sk, packet_header_t *hdr)
               && !digest_algo_supported (sk->s2k.hash_algo))
             err = fail (gpg_error (GPG_ERR_DIGEST_ALGO), WHAT,
                         "unknown S2K digest algorithm %d", sk->s2k.hash_algo);
-          if (!err && nskesk == 1)
+          if (!err && nskesk == 1 && !opt.list_only)
             status_need_passphrase_sym (sk->cipher_algo, &sk->s2k);
           break;
         case PKT_PUBKEY_ENC:
@@ -950,6 +954,7 @@ decrypt_file (const char *infile)
   packet_header_t hdr;
   skesk_t sk;
   char *pass = NULL;
+  int nskesk = 0;
 
   err = input_open (&in, infile);
   if (err)
@@ -958,13 +963,15 @@ decrypt_file (const char *infile)
   err = outfile_check (opt.output);
   /* A passphrase not typed on the terminal is read first: with
    * --passphrase-fd 0 it precedes the message on stdin.  */
-  if (!err && !passphrase_is_prompted ())
+  if (!err && !passphrase_is_prompted () && !opt.list_only)
     err = passphrase_get (&pass, 0);
   if (!err)
     err = input_start (&in);
   if (!err)
-    err = read_key_packets (in.packets, &sk, &hdr);
-  if (!err)
+    err = read_key_packets (in.packets, &sk, &hdr, &nskesk);
+  if (!err && opt.list_only)
+    list_only_report (&sk, nskesk);
+  else if (!err)
     err = decrypt_to_output (in.packets, &hdr, &sk, &pass);
   passphrase_release (pass);
   input_close (&in);

@@ -80,6 +80,7 @@ enum opt_id
     O_S2K_CIPHER_ALGO,
     O_LOGGER_FD,
     O_LIST_CONFIG,
+    O_HOMEDIR,
     O_KEYS_PUBLIC,              /* A command that needs a public key.  */
     O_KEYS_SECRET,              /* ... a secret key.  */
     O_KEYS_KEYRING,             /* ... a keyring.  */
@@ -99,11 +100,16 @@ enum opt_id
     O_PASSPHRASE_FD,
     O_PASSPHRASE_FILE,
     O_BATCH,
+    O_NO_BATCH,
     O_PINENTRY_MODE,
     O_LOAD_EXTENSION,
     O_NO_AUTO_MODULES,
     O_IGNORE_MDC_ERROR,
     O_WITH_COLONS,
+    O_OPENPGP,
+    O_NO_TEXTMODE,
+    O_LIST_ONLY,
+    O_DRY_RUN,
     O_STATUS_FD,
     O_ENABLE_PROGRESS_FILTER,
     O_PROGRESS,
@@ -188,12 +194,64 @@ static const struct option_def options[] =
     { O_KEYS_KEYRING, 0, "card-status", NULL, "show the smartcard" },
     { O_KEYS_KEYRING, 0, "card-edit", NULL, "edit the smartcard" },
     { O_KEYS_KEYRING, 0, "passwd", NULL, "change a key's passphrase" },
+    { O_KEYS_KEYRING, 0, "list-sig", NULL, "list keys and signatures" },
+    { O_KEYS_KEYRING, 0, "list-signatures", NULL, "list keys and signatures" },
+    { O_KEYS_KEYRING, 0, "check-sig", NULL, "list and check key signatures" },
+    { O_KEYS_KEYRING, 0, "check-signatures", NULL,
+      "list and check key signatures" },
+    { O_KEYS_KEYRING, 0, "show-key", NULL, "show the keys of a file" },
+    { O_KEYS_KEYRING, 0, "show-keys", NULL, "show the keys of a file" },
+    { O_KEYS_KEYRING, 0, "full-generate-key", NULL,
+      "generate a key pair, asking everything" },
+    { O_KEYS_KEYRING, 0, "quick-generate-key", NULL, "generate a key pair" },
+    { O_KEYS_KEYRING, 0, "quick-addkey", NULL, "add a subkey" },
+    { O_KEYS_KEYRING, 0, "quick-adduid", NULL, "add a user id" },
+    { O_KEYS_KEYRING, 0, "quick-revoke-uid", NULL, "revoke a user id" },
+    { O_KEYS_KEYRING, 0, "quick-revuid", NULL, "revoke a user id" },
+    { O_KEYS_KEYRING, 0, "quick-set-expire", NULL,
+      "set a key's expiration time" },
+    { O_KEYS_KEYRING, 0, "quick-set-primary-uid", NULL,
+      "set the primary user id" },
+    { O_KEYS_KEYRING, 0, "quick-sign-key", NULL, "sign a key" },
+    { O_KEYS_KEYRING, 0, "quick-lsign-key", NULL,
+      "sign a key, not exportable" },
+    { O_KEYS_KEYRING, 0, "quick-revoke-sig", NULL, "revoke key signatures" },
+    { O_KEYS_KEYRING, 0, "lsign-key", NULL, "sign a key, not exportable" },
+    { O_KEYS_KEYRING, 0, "key-edit", NULL, "edit a key" },
+    { O_KEYS_KEYRING, 0, "change-passphrase", NULL,
+      "change a key's passphrase" },
+    { O_KEYS_KEYRING, 0, "generate-revocation", NULL,
+      "make a revocation certificate" },
+    { O_KEYS_KEYRING, 0, "generate-designated-revocation", NULL,
+      "make a designated revocation certificate" },
+    { O_KEYS_KEYRING, 0, "desig-revoke", NULL,
+      "make a designated revocation certificate" },
+    { O_KEYS_KEYRING, 0, "receive-keys", NULL,
+      "import keys from a key server" },
+    { O_KEYS_KEYRING, 0, "fetch-keys", NULL, "import keys from URLs" },
+    { O_KEYS_KEYRING, 0, "locate-external-keys", NULL,
+      "locate keys, not in the keyring" },
+    { O_KEYS_KEYRING, 0, "fast-import", NULL, "import keys" },
+    { O_KEYS_KEYRING, 0, "export-secret-subkeys", NULL,
+      "export secret subkeys" },
+    { O_KEYS_KEYRING, 0, "export-ssh-key", NULL, "export a key for ssh" },
+    { O_KEYS_KEYRING, 0, "verify-files", NULL, "verify signatures of files" },
+    { O_KEYS_KEYRING, 0, "edit-card", NULL, "edit the smartcard" },
+    { O_KEYS_KEYRING, 0, "change-pin", NULL, "change the smartcard's PIN" },
+    { O_KEYS_KEYRING, 0, "check-trustdb", NULL, "check the trust database" },
+    { O_KEYS_KEYRING, 0, "update-trustdb", NULL, "update the trust database" },
+    { O_KEYS_KEYRING, 0, "fix-trustdb", NULL, "repair the trust database" },
+    { O_KEYS_KEYRING, 0, "list-trustdb", NULL, "list the trust database" },
+    { O_KEYS_KEYRING, 0, "rebuild-keydb-caches", NULL,
+      "rebuild the keyring's caches" },
+    { O_KEYS_KEYRING, 0, "tofu-policy", NULL, "set the TOFU policy of keys" },
 
     { 0, 0, NULL, NULL, "Configuration" },
     { O_VERBOSE, 'v', "verbose", NULL, "tell what is being done" },
     { O_QUIET, 'q', "quiet", NULL, "do not print warnings" },
     { O_NO_VERBOSE, 0, "no-verbose", NULL, "forget the -v given before" },
     { O_BATCH, 0, "batch", NULL, "never ask on the terminal" },
+    { O_NO_BATCH, 0, "no-batch", NULL, "forget the --batch given before" },
     { O_GPG_NOOP, 0, "no-tty", NULL,
       "accepted for gpg; --batch stops the prompt" },
     { O_PROGRESS, 0, "progress", NULL,
@@ -218,8 +276,8 @@ static const struct option_def options[] =
       "load the dynamic cipher module FILE" },
     { O_NO_AUTO_MODULES, 0, "no-auto-modules", NULL,
       "do not load the modules of the module directory" },
-    { O_GPG_NOOP_ARG, 0, "homedir", "DIR",
-      "accepted for gpg; sfenc keeps no state" },
+    { O_HOMEDIR, 0, "homedir", "DIR",
+      "gpg's home, shown by --version; sfenc keeps no state" },
     { O_GPG_NOOP, 0, "no-options", NULL,
       "accepted for gpg; sfenc reads no options file" },
     { O_GPG_NOOP, 0, "no-greeting", NULL,
@@ -235,20 +293,32 @@ static const struct option_def options[] =
     { O_SIGNER, 'u', "local-user", "NAME",
       "sign as NAME (with -s, which fails)" },
     { O_SIGNER, 0, "default-key", "NAME", "the same as --local-user" },
+    { O_SIGNER, 0, "sign-with", "NAME", "the same as --local-user" },
+    { O_RECIPIENT, 0, "user", "NAME", "the same as --recipient" },
+    { O_RECIPIENT, 0, "remote-user", "NAME", "the same as --recipient" },
 
     { 0, 0, NULL, NULL, "Input and output" },
     { O_ARMOR, 'a', "armor", NULL, "write ASCII armor instead of binary" },
+    { O_ARMOR, 0, "armour", NULL, "the same as --armor" },
     { O_OUTPUT, 'o', "output", "FILE", "write the output to FILE" },
     { O_ENABLE_SPECIAL_FILENAMES, 0, "enable-special-filenames", NULL,
       "take a file name -&N as file descriptor N" },
     { O_WITH_COLONS, 0, "with-colons", NULL,
       "machine-readable --list-ciphers output" },
+    { O_LIST_ONLY, 0, "list-only", NULL,
+      "with -d: tell how the message is encrypted, decrypt nothing" },
+    { O_DRY_RUN, 0, "dry-run", NULL,
+      "change nothing: -d decrypts as without it; refused with -c" },
 
     { 0, 0, NULL, NULL, "OpenPGP protocol options" },
     { O_TEXTMODE, 't', "textmode", NULL,
       "encrypt the input as text (CR LF line endings)" },
+    { O_NO_TEXTMODE, 0, "no-textmode", NULL, "forget the -t given before" },
     { O_GPG_NOOP, 0, "force-mdc", NULL,
       "accepted for gpg; the MDC is always written" },
+    { O_OPENPGP, 0, "openpgp", NULL,
+      "RFC 4880 only: 3DES without --cipher-algo, no AEAD or Argon2" },
+    { O_OPENPGP, 0, "rfc4880", NULL, "the same as --openpgp" },
     { O_S2K_CIPHER_ALGO, 0, "s2k-cipher-algo", "NAME",
       "cipher when --cipher-algo is not given" },
     { O_S2K_DIGEST_ALGO, 0, "s2k-digest-algo", "NAME",
@@ -283,6 +353,8 @@ static const struct option_def options[] =
       "string-to-key hash (--s2k-digest-algo wins)" },
     { O_COMPRESS_ALGO, 0, "compress-algo", "NAME",
       "none, zip, zlib or bzip2 (default zip)" },
+    { O_COMPRESS_ALGO, 0, "compression-algo", "NAME",
+      "the same as --compress-algo" },
     { O_PASSPHRASE_FD, 0, "passphrase-fd", "N",
       "read the passphrase from file descriptor N" },
     { O_PASSPHRASE_FILE, 0, "passphrase-file", "FILE",
@@ -361,7 +433,176 @@ static const struct option_def options[] =
     { O_GPG_NOOP, 0, "expert", NULL, "key editing" },
     { O_GPG_NOOP, 0, "no-expert", NULL, "key editing" },
     { O_GPG_NOOP_ARG, 0, "debug", "FLAGS", "gpg's debugging output" },
-    { O_GPG_NOOP_ARG, 0, "debug-level", "LEVEL", "gpg's debugging output" }
+    { O_GPG_NOOP_ARG, 0, "debug-level", "LEVEL", "gpg's debugging output" },
+    /* The rest of gpg 2.2.40's options (tests/gpg-2.2.40-options.txt)
+     * that gpg(1) describes as concerning only these things, or that
+     * gpg's own option table holds as dummies (issue 41).  */
+    { O_GPG_NOOP, 0, "fast-list-mode", NULL, "key listings" },
+    { O_GPG_NOOP, 0, "legacy-list-mode", NULL, "key listings" },
+    { O_GPG_NOOP, 0, "with-icao-spelling", NULL, "key listings" },
+    { O_GPG_NOOP, 0, "with-key-data", NULL, "key listings" },
+    { O_GPG_NOOP, 0, "with-key-origin", NULL, "key listings" },
+    { O_GPG_NOOP, 0, "with-sig-check", NULL, "key listings" },
+    { O_GPG_NOOP, 0, "with-sig-list", NULL, "key listings" },
+    { O_GPG_NOOP, 0, "with-subkey-fingerprint", NULL, "key listings" },
+    { O_GPG_NOOP, 0, "with-subkey-fingerprints", NULL, "key listings" },
+    { O_GPG_NOOP, 0, "with-tofu-info", NULL, "key listings" },
+    { O_GPG_NOOP, 0, "with-wkd-hash", NULL, "key listings" },
+    { O_GPG_NOOP, 0, "show-keyring", NULL, "key listings" },
+    { O_GPG_NOOP_ARG, 0, "attribute-fd", "N", "key listings" },
+    { O_GPG_NOOP_ARG, 0, "attribute-file", "FILE", "key listings" },
+    { O_GPG_NOOP_ARG, 0, "keyid-format", "FORMAT", "key ids shown" },
+    { O_GPG_NOOP, 0, "sk-comments", NULL,
+      "secret key listings (a dummy in gpg too)" },
+    { O_GPG_NOOP, 0, "show-photos", NULL, "photo ids shown" },
+    { O_GPG_NOOP, 0, "no-show-photos", NULL, "photo ids shown" },
+    { O_GPG_NOOP_ARG, 0, "photo-viewer", "CMD", "photo ids shown" },
+    { O_GPG_NOOP_ARG, 0, "exec-path", "DIRS", "photo ids shown" },
+    { O_GPG_NOOP, 0, "show-notation", NULL, "signatures shown" },
+    { O_GPG_NOOP, 0, "no-show-notation", NULL, "signatures shown" },
+    { O_GPG_NOOP, 0, "show-policy-url", NULL, "signatures shown" },
+    { O_GPG_NOOP, 0, "no-show-policy-url", NULL, "signatures shown" },
+    { O_GPG_NOOP, 0, "no-sig-cache", NULL, "key signatures" },
+    { O_GPG_NOOP, 0, "auto-check-trustdb", NULL, "the trust database" },
+    { O_GPG_NOOP, 0, "no-expensive-trust-checks", NULL, "the trust database" },
+    { O_GPG_NOOP_ARG, 0, "completes-needed", "N", "the trust database" },
+    { O_GPG_NOOP_ARG, 0, "marginals-needed", "N", "the trust database" },
+    { O_GPG_NOOP_ARG, 0, "max-cert-depth", "N", "the trust database" },
+    { O_GPG_NOOP_ARG, 0, "min-cert-level", "N", "the trust database" },
+    { O_GPG_NOOP_ARG, 0, "trustdb-name", "FILE", "the trust database" },
+    { O_GPG_NOOP_ARG, 0, "trusted-key", "KEY", "the trust database" },
+    { O_GPG_NOOP_ARG, 0, "tofu-default-policy", "POLICY",
+      "the trust database" },
+    { O_GPG_NOOP_ARG, 0, "tofu-db-format", "FORMAT",
+      "the trust database (obsolete in gpg too)" },
+    { O_GPG_NOOP_ARG, 0, "primary-keyring", "FILE", "keyrings" },
+    { O_GPG_NOOP_ARG, 0, "group", "SPEC", "recipients" },
+    { O_GPG_NOOP_ARG, 0, "ungroup", "NAME", "recipients" },
+    { O_GPG_NOOP, 0, "no-groups", NULL, "recipients" },
+    { O_GPG_NOOP_ARG, 0, "default-recipient", "NAME", "recipients" },
+    { O_GPG_NOOP, 0, "default-recipient-self", NULL, "recipients" },
+    { O_GPG_NOOP, 0, "no-default-recipient", NULL, "recipients" },
+    { O_GPG_NOOP, 0, "encrypt-to-default-key", NULL, "recipients" },
+    { O_GPG_NOOP_ARG, 0, "hidden-encrypt-to", "NAME", "recipients" },
+    { O_GPG_NOOP, 0, "skip-hidden-recipients", NULL, "public-key decryption" },
+    { O_GPG_NOOP, 0, "no-skip-hidden-recipients", NULL,
+      "public-key decryption" },
+    { O_GPG_NOOP, 0, "try-all-secrets", NULL, "public-key decryption" },
+    { O_GPG_NOOP_ARG, 0, "try-secret-key", "NAME", "public-key decryption" },
+    { O_GPG_NOOP, 0, "no-auto-key-locate", NULL, "key look-up" },
+    { O_GPG_NOOP_ARG, 0, "dirmngr-program", "FILE", "key look-up" },
+    { O_GPG_NOOP, 0, "honor-http-proxy", NULL,
+      "key look-up (obsolete in gpg too)" },
+    { O_GPG_NOOP_ARG, 0, "gpg-agent-info", "INFO",
+      "gpg-agent (obsolete in gpg too)" },
+    { O_GPG_NOOP_ARG, 0, "xauthority", "FILE", "pinentry" },
+    { O_GPG_NOOP_ARG, 0, "reader-port", "PORT",
+      "smartcards (obsolete in gpg too)" },
+    { O_GPG_NOOP_ARG, 0, "ctapi-driver", "FILE",
+      "smartcards (obsolete in gpg too)" },
+    { O_GPG_NOOP_ARG, 0, "pcsc-driver", "FILE",
+      "smartcards (obsolete in gpg too)" },
+    { O_GPG_NOOP, 0, "disable-ccid", NULL,
+      "smartcards (obsolete in gpg too)" },
+    { O_GPG_NOOP_ARG, 0, "limit-card-insert-tries", "N", "smartcards" },
+    { O_GPG_NOOP_ARG, 0, "cert-digest-algo", "NAME", "key signatures" },
+    { O_GPG_NOOP_ARG, 0, "cert-notation", "NOTATION", "key signatures" },
+    { O_GPG_NOOP_ARG, 0, "cert-policy-url", "URL", "key signatures" },
+    { O_GPG_NOOP, 0, "ask-cert-expire", NULL, "key signatures" },
+    { O_GPG_NOOP, 0, "no-ask-cert-expire", NULL, "key signatures" },
+    { O_GPG_NOOP, 0, "ask-cert-level", NULL, "key signatures" },
+    { O_GPG_NOOP, 0, "no-ask-cert-level", NULL, "key signatures" },
+    { O_GPG_NOOP_ARG, 0, "default-cert-expire", "TIME", "key signatures" },
+    { O_GPG_NOOP_ARG, 0, "default-cert-level", "N", "key signatures" },
+    { O_GPG_NOOP_ARG, 0, "default-cert-check-level", "N", "key signatures" },
+    { O_GPG_NOOP_ARG, 0, "min-rsa-length", "N", "public keys" },
+    { O_GPG_NOOP_ARG, 0, "disable-pubkey-algo", "NAME", "public keys" },
+    { O_GPG_NOOP_ARG, 0, "sig-notation", "NOTATION", "signatures" },
+    { O_GPG_NOOP_ARG, 0, "sig-policy-url", "URL", "signatures" },
+    { O_GPG_NOOP_ARG, 0, "set-notation", "NOTATION", "signatures" },
+    { O_GPG_NOOP_ARG, 0, "set-policy-url", "URL", "signatures" },
+    { O_GPG_NOOP_ARG, 0, "sig-keyserver-url", "URL", "signatures" },
+    { O_GPG_NOOP, 0, "ask-sig-expire", NULL, "signatures" },
+    { O_GPG_NOOP, 0, "no-ask-sig-expire", NULL, "signatures" },
+    { O_GPG_NOOP_ARG, 0, "default-sig-expire", "TIME", "signatures" },
+    { O_GPG_NOOP, 0, "enable-dsa2", NULL, "signatures" },
+    { O_GPG_NOOP, 0, "disable-dsa2", NULL, "signatures" },
+    { O_GPG_NOOP, 0, "disable-signer-uid", NULL, "signatures" },
+    { O_GPG_NOOP, 0, "only-sign-text-ids", NULL, "signatures" },
+    { O_GPG_NOOP, 0, "force-v3-sigs", NULL,
+      "signatures (a dummy in gpg too)" },
+    { O_GPG_NOOP, 0, "no-force-v3-sigs", NULL,
+      "signatures (a dummy in gpg too)" },
+    { O_GPG_NOOP, 0, "force-v4-certs", NULL,
+      "signatures (a dummy in gpg too)" },
+    { O_GPG_NOOP, 0, "no-force-v4-certs", NULL,
+      "signatures (a dummy in gpg too)" },
+    { O_GPG_NOOP, 0, "compress-sigs", NULL,
+      "signatures (a dummy in gpg too)" },
+    { O_GPG_NOOP, 0, "not-dash-escaped", NULL, "clear text signatures" },
+    { O_GPG_NOOP, 0, "escape-from-lines", NULL, "clear text signatures" },
+    { O_GPG_NOOP, 0, "no-escape-from-lines", NULL, "clear text signatures" },
+    { O_GPG_NOOP_ARG, 0, "known-notation", "NAME", "signature checks" },
+    { O_GPG_NOOP, 0, "allow-weak-digest-algos", NULL, "signature checks" },
+    { O_GPG_NOOP, 0, "allow-weak-key-signatures", NULL, "signature checks" },
+    { O_GPG_NOOP_ARG, 0, "weak-digest", "NAME", "signature checks" },
+    { O_GPG_NOOP, 0, "allow-multisig-verification", NULL,
+      "signature checks (a dummy in gpg too)" },
+    { O_GPG_NOOP, 0, "ignore-time-conflict", NULL, "key and signature dates" },
+    { O_GPG_NOOP, 0, "ignore-valid-from", NULL, "key and signature dates" },
+    { O_GPG_NOOP, 0, "require-cross-certification", NULL, "signing subkeys" },
+    { O_GPG_NOOP, 0, "no-require-cross-certification", NULL,
+      "signing subkeys" },
+    { O_GPG_NOOP, 0, "require-backsigs", NULL, "signing subkeys" },
+    { O_GPG_NOOP, 0, "no-require-backsigs", NULL, "signing subkeys" },
+    { O_GPG_NOOP, 0, "allow-secret-key-import", NULL,
+      "key import (a dummy in gpg too)" },
+    { O_GPG_NOOP, 0, "merge-only", NULL, "key import" },
+    { O_GPG_NOOP_ARG, 0, "key-origin", "ORIGIN", "key import" },
+    { O_GPG_NOOP_ARG, 0, "import-filter", "FILTER", "key import" },
+    { O_GPG_NOOP_ARG, 0, "export-filter", "FILTER", "key export" },
+    { O_GPG_NOOP, 0, "compress-keys", NULL,
+      "key export (a dummy in gpg too)" },
+    { O_GPG_NOOP, 0, "allow-freeform-uid", NULL, "user ids" },
+    { O_GPG_NOOP, 0, "no-allow-freeform-uid", NULL, "user ids" },
+    { O_GPG_NOOP, 0, "allow-non-selfsigned-uid", NULL, "user ids" },
+    { O_GPG_NOOP, 0, "no-allow-non-selfsigned-uid", NULL, "user ids" },
+    { O_GPG_NOOP_ARG, 0, "default-new-key-algo", "ALGO", "key generation" },
+    { O_GPG_NOOP_ARG, 0, "default-preference-list", "PREFS",
+      "key generation" },
+    { O_GPG_NOOP_ARG, 0, "default-keyserver-url", "URL", "key generation" },
+    { O_GPG_NOOP, 0, "enable-large-rsa", NULL, "key generation" },
+    { O_GPG_NOOP, 0, "disable-large-rsa", NULL, "key generation" },
+    { O_GPG_NOOP, 0, "forbid-gen-key", NULL, "key generation" },
+    { O_GPG_NOOP, 0, "no-mdc-warning", NULL, "nothing (a dummy in gpg too)" },
+    { O_GPG_NOOP, 0, "no-force-mdc", NULL,
+      "nothing: the MDC is always written (a dummy in gpg too)" },
+    { O_GPG_NOOP, 0, "disable-mdc", NULL,
+      "nothing: the MDC is always written (a dummy in gpg too)" },
+    { O_GPG_NOOP, 0, "no-disable-mdc", NULL,
+      "nothing: the MDC is always written (a dummy in gpg too)" },
+    { O_GPG_NOOP, 0, "allow-multiple-messages", NULL,
+      "nothing (a dummy in gpg too)" },
+    { O_GPG_NOOP, 0, "no-allow-multiple-messages", NULL,
+      "nothing (a dummy in gpg too)" },
+    { O_GPG_NOOP, 0, "bzip2-decompress-lowmem", NULL,
+      "memory use of gpg's BZIP2 reader" },
+    { O_GPG_NOOP, 0, "debug-all", NULL, "gpg's debugging output" },
+    { O_GPG_NOOP, 0, "debug-iolbf", NULL, "gpg's debugging output" },
+    { O_GPG_NOOP, 0, "no-emit-version", NULL,
+      "armor headers: sfenc writes no Version: header, gpg's default" },
+    { O_GPG_NOOP, 0, "no-version", NULL,
+      "armor headers: gpg's other name of --no-emit-version" },
+    { O_GPG_NOOP, 0, "no-comments", NULL,
+      "armor headers: sfenc writes no Comment: header, gpg's default" },
+    { O_GPG_NOOP, 0, "no-use-embedded-filename", NULL,
+      "gpg's default: sfenc never writes to the name in a message" },
+    { O_GPG_NOOP, 0, "no-for-your-eyes-only", NULL,
+      "gpg's default: sfenc never sets that flag" },
+    { O_GPG_NOOP, 0, "mangle-dos-filenames", NULL,
+      "output file names, on Windows only" },
+    { O_GPG_NOOP, 0, "no-mangle-dos-filenames", NULL,
+      "output file names, on Windows only" }
   };
 
 #define N_OPTIONS (sizeof options / sizeof *options)
@@ -614,6 +855,24 @@ set_pinentry_mode (const char *name, const char *arg)
 }
 
 
+/* --openpgp, --rfc4880: what gpg 2.2's RFC 4880 mode changes in a
+ * passphrase message.  It sets the cipher used when none is given to
+ * 3DES, RFC 4880's one required cipher; gpg applies --cipher-algo and
+ * --s2k-cipher-algo after it, wherever they stand, and so does sfenc.
+ * RFC 4880 has no AEAD and no Argon2, which are refused.  */
+static gpg_error_t
+set_openpgp (void)
+{
+  if (opt.aead_algo)
+    return usage_error ("--aead-algo", "RFC 4880 (--openpgp) has no AEAD");
+  if (opt.s2k_mode == S2K_ARGON2)
+    return usage_error ("--s2k-mode", "RFC 4880 (--openpgp) has no Argon2");
+  if (!opt.s2k_cipher_algo)
+    opt.s2k_cipher_algo = "3DES";
+  return 0;
+}
+
+
 /* Append VALUE of option NAME to LIST of *N entries.  */
 static gpg_error_t
 add_to_list (const char **list, size_t *n, const char *name,
@@ -651,10 +910,15 @@ apply_switch (struct command_line *cl, const struct option_def *o,
     case O_NO_VERBOSE: opt.verbose = 0; break;
     case O_QUIET: opt.quiet = 1; opt.verbose = 0; break;
     case O_BATCH: opt.batch = 1; break;
+    case O_NO_BATCH: opt.batch = 0; break;
     case O_YES: opt.yes = 1; break;
     case O_ARMOR: opt.armor = 1; break;
     case O_TEXTMODE: opt.textmode = 1; break;
+    case O_NO_TEXTMODE: opt.textmode = 0; break;
+    case O_OPENPGP: opt.openpgp = 1; break;
     case O_WITH_COLONS: opt.with_colons = 1; break;
+    case O_LIST_ONLY: opt.list_only = 1; break;
+    case O_DRY_RUN: opt.dry_run = 1; break;
     case O_NO_AUTO_MODULES: opt.no_auto_modules = 1; break;
     case O_IGNORE_MDC_ERROR: opt.ignore_mdc_error = 1; break;
     case O_PROGRESS: progress_enable_display (); break;
@@ -753,6 +1017,7 @@ apply_argument (struct command_line *cl, enum opt_id id, const char *name,
     case O_OUTPUT: opt.output = arg; break;
     case O_PASSPHRASE: opt.passphrase = arg; break;
     case O_PASSPHRASE_FILE: opt.passphrase_file = arg; break;
+    case O_HOMEDIR: opt.homedir = arg; break;
     case O_GPG_NOOP_ARG: break;
     case O_RECIPIENT:
       return add_to_list (cl->recipients, &cl->n_recipients, name, arg);
@@ -939,6 +1204,8 @@ parse_command_line (int argc, char **argv, struct command_line *cl)
       else
         err = parse_short_options (cl, argc, argv, &i);
     }
+  if (!err && opt.openpgp)
+    err = set_openpgp ();
   /* The words are the items of --list-config, else one file.  */
   if (!err && cl->n_args > 1 && cl->cmd != CMD_LIST_CONFIG
       && cl->cmd != CMD_KEYS)

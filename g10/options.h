@@ -24,6 +24,8 @@ struct options
   int yes;
   int ignore_mdc_error;
   int with_colons;
+  int list_only;                /* -d --list-only: report, decrypt nothing.  */
+  int dry_run;                  /* --dry-run: -d ignores it, as gpg.  */
   int no_auto_modules;
   const char *cipher_algo;
   const char *cipher_impl;
@@ -41,6 +43,7 @@ struct options
   int bzip2_compress_level;     /* -1 when not given.  */
   int compress_algo;
   int textmode;                 /* -t: literal data as text.  */
+  int openpgp;                  /* --openpgp: RFC 4880 only.  */
   const char *set_filename;     /* The name in the literal packet.  */
   const char *s2k_cipher_algo;
   const char *output;
@@ -48,6 +51,7 @@ struct options
   int passphrase_fd;
   const char *passphrase_file;
   int pinentry_no_ask;          /* --pinentry-mode cancel or error.  */
+  const char *homedir;          /* --homedir: only --version shows it.  */
 };
 
 extern struct options opt;

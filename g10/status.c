@@ -344,6 +344,13 @@ status_end_decryption (gpg_error_t err, int unverified)
 
 
 void
+status_end_listing (void)
+{
+  status_printf ("END_DECRYPTION", NULL);
+}
+
+
+void
 status_failure (const char *where, gpg_error_t err)
 {
   /* One FAILURE line at most, as gpg writes, from the stage that

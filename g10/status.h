@@ -84,6 +84,10 @@ void status_mdc_checked (int good);
  * encrypted data; a GPG_ERR_BAD_KEY is a wrong passphrase.  */
 void status_end_decryption (gpg_error_t err, int unverified);
 
+/* END_DECRYPTION of a --list-only run, which decrypted nothing: no
+ * DECRYPTION_OKAY, as in gpg.  */
+void status_end_listing (void);
+
 /* The command named WHERE ("symencrypt", "decrypt") failed with ERR,
  * unless the failure was already reported as DECRYPTION_FAILED.  */
 void status_failure (const char *where, gpg_error_t err);

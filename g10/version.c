@@ -5,12 +5,17 @@
  * "gpg (GnuPG) X.Y.Z" at its start, duplicity the whole line, GPGME
  * takes its last word as the version and leaves out loopback pinentry
  * below 2.1.  So that line names the gpg interface sfenc implements,
- * always, whatever name sfenc was run under, and the next line says
- * that this is sfenc and which version: no client reads it.
+ * always, whatever name sfenc was run under.  Others take a field by
+ * its line number (tomb prints line 11 as the cipher list), so the
+ * lines that follow are laid out line for line as gpg 2.2.40's; sfenc
+ * says that it is sfenc, in which version, and with which libraries
+ * on the four lines where gpg has its copyright and licence, which no
+ * client reads.
  */
 #include <config.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <gcrypt.h>
 #include <zlib.h>
@@ -20,12 +25,17 @@
 #include "compress-bzip2.h"
 #include "deflate-engine.h"
 #include "error.h"
+#include "options.h"
 #include "packet.h"
 #include "s2k.h"
 #include "version.h"
 
 /* The OpenPGP ids are octets.  */
 #define MAX_ALGO_ID 255
+
+/* The width past which gpg's --version goes on with a list on the
+ * next line.  */
+#define GPG_LIST_WRAP 60
 
 /* The algorithm lists: what --list-config gives the ids and the names
  * of, and --version the names.  */
@@ -84,27 +94,80 @@ print_algo_list (enum algo_list list, int names, const char *sep)
 }
 
 
+/* The line "TITLE" and the names of LIST, as gpg's --version writes
+ * it: a line longer than GPG_LIST_WRAP goes on, after the comma, on
+ * the next one, indented by the title's width.  */
+static void
+print_version_list (const char *title, enum algo_list list)
+{
+  const char *name;
+  size_t column;
+  int id;
+
+  fputs (title, stdout);
+  column = strlen (title);
+  for (id = 0; id <= MAX_ALGO_ID; id++)
+    {
+      name = algo_name (list, id);
+      if (!name)
+        continue;
+      if (column > GPG_LIST_WRAP)
+        {
+          printf (",\n%*s", (int) strlen (title), "");
+          column = strlen (title);
+        }
+      else if (column > strlen (title))
+        {
+          fputs (", ", stdout);
+          column += 2;
+        }
+      fputs (name, stdout);
+      column += strlen (name);
+    }
+  putchar ('\n');
+}
+
+
+/* gpg's home directory, as gpg finds it: --homedir, else $GNUPGHOME,
+ * else ~/.gnupg.  */
+static void
+print_home (void)
+{
+  const char *env = getenv ("GNUPGHOME");
+  const char *home = getenv ("HOME");
+
+  if (opt.homedir)
+    printf ("Home: %s\n", opt.homedir);
+  else if (env && *env)
+    printf ("Home: %s\n", env);
+  else
+    printf ("Home: %s/.gnupg\n", home ? home : "");
+}
+
+
 void
 show_version (void)
 {
   printf ("gpg (GnuPG) %s\n"
-          "%s %s (not GnuPG: the line above names the gpg interface"
-          " it implements for symmetric encryption)\n"
           "libgcrypt %s\n"
+          "%s %s (not GnuPG: line 1 names the gpg interface it"
+          " implements for symmetric encryption)\n"
           "zlib %s\n"
-          "libbz2 %s\n", GPG_INTERFACE_VERSION, PACKAGE_NAME,
-          PACKAGE_VERSION, gcry_check_version (NULL), zlibVersion (),
+          "libbz2 %s\n", GPG_INTERFACE_VERSION, gcry_check_version (NULL),
+          PACKAGE_NAME, PACKAGE_VERSION, zlibVersion (),
           bzip2_library_version ());
   if (deflate_engine_isal_version ())
     printf ("ISA-L %s (igzip, compression levels 1-3)\n",
             deflate_engine_isal_version ());
-  fputs ("\nSupported algorithms:\nCipher: ", stdout);
-  print_algo_list (LIST_CIPHER, 1, ", ");
-  fputs ("\nHash: ", stdout);
-  print_algo_list (LIST_DIGEST, 1, ", ");
-  fputs ("\nCompression: ", stdout);
-  print_algo_list (LIST_COMPRESS, 1, ", ");
+  else
+    fputs ("ISA-L none (not built in)\n", stdout);
   putchar ('\n');
+  print_home ();
+  fputs ("Supported algorithms:\n", stdout);
+  print_version_list ("Pubkey: ", LIST_PUBKEY);
+  print_version_list ("Cipher: ", LIST_CIPHER);
+  print_version_list ("Hash: ", LIST_DIGEST);
+  print_version_list ("Compression: ", LIST_COMPRESS);
 }
 
 

@@ -79,8 +79,36 @@ one_line_error () {
   [[ $(gpg --version | head -n 1) == "gpg (GnuPG) 2.2."* ]] \
     || skip "NOT TESTED against this gpg: $(gpg --version | head -n 1) is not 2.2"
   [[ $v == 2.2.* ]]
-  # And then what the program really is.
-  [[ ${lines[1]} == "sfenc 0."*"not GnuPG"* ]]
+  # And, where gpg has its copyright, what the program really is.
+  [[ ${lines[2]} == "sfenc 0."*"not GnuPG"* ]]
+}
+
+# The lines of --version of "$@" with a list's continuation lines
+# joined to it and the lists cut off: each line's field name.
+version_layout () {
+  "$@" --version | sed -e ':a' -e '$!N;s/,\n  */, /;ta' -e 'P;D' \
+    | sed -e 's/^\(Pubkey:\|Cipher:\|Hash:\|Compression:\) .*/\1/'
+}
+
+@test "gpgiface: --version is laid out line for line as gpg's, as tomb reads it" {
+  [[ $(gpg --version | head -n 1) == "gpg (GnuPG) 2.2.40" ]] \
+    || skip "NOT TESTED: the layout is gpg 2.2.40's; installed: $(gpg --version | head -n 1)"
+  run version_layout "$SFENC"
+  [ "$status" -eq 0 ]
+  local ours=("${lines[@]}")
+  run version_layout gpg
+  [ "${#ours[@]}" -eq "${#lines[@]}" ]
+  # Lines 1, 2 and from 7 on are gpg's; 3 to 6 are sfenc's own.
+  [ "${ours[0]}" = "${lines[0]}" ]
+  [ "${ours[1]}" = "${lines[1]}" ]
+  [[ ${ours[2]} == "sfenc "* ]]
+  diff <(printf '%s\n' "${ours[@]:6}") <(printf '%s\n' "${lines[@]:6}")
+  # tomb prints line 11 as the cipher list: sfenc's ciphers are gpg's.
+  [[ $("$SFENC" --version | sed -n 11p) == "Cipher: IDEA, 3DES, CAST5, BLOWFISH, AES, AES192, AES256, TWOFISH"* ]]
+  [[ $(gpg --version | sed -n 11p) == "Cipher: IDEA, 3DES, CAST5, BLOWFISH, AES, AES192, AES256, TWOFISH"* ]]
+  # Home: follows --homedir as gpg's does.
+  [ "$("$SFENC" --homedir "$T/h" --version | sed -n 8p)" = \
+    "$(gpg --homedir "$T/h" --version 2>/dev/null | sed -n 8p)" ]
 }
 
 @test "gpgiface: --list-config --with-colons has gpg's items, in gpg's order" {

@@ -31,9 +31,11 @@ setup () {
   run "$SFENC" --version
   [ "$status" -eq 0 ]
   # gpg's interface version first, for the programs that drive gpg
-  # (sfenc-gpgiface.bats), then sfenc's own name and version.
+  # (sfenc-gpgiface.bats), then libgcrypt's, then sfenc's own name and
+  # version.
   [[ "${lines[0]}" == "gpg (GnuPG) 2.2."* ]]
-  [[ "${lines[1]}" == "sfenc $(sed -n 's/^AC_INIT(\[sfenc\], \[\([^]]*\)\].*/\1/p' "${top_srcdir:-$BATS_TEST_DIRNAME/..}/configure.ac") "* ]]
+  [[ "${lines[1]}" == "libgcrypt "* ]]
+  [[ "${lines[2]}" == "sfenc $(sed -n 's/^AC_INIT(\[sfenc\], \[\([^]]*\)\].*/\1/p' "${top_srcdir:-$BATS_TEST_DIRNAME/..}/configure.ac") "* ]]
   echo "$output" | grep -q '^Supported algorithms:$'
   echo "$output" | grep -q '^Cipher: .*AES256'
   echo "$output" | grep -q '^Hash: MD5, SHA1, RIPEMD160, SHA256, SHA384, SHA512, SHA224$'
