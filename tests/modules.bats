@@ -8,6 +8,11 @@
 # setup_file builds the project once more from its distribution tree
 # (--enable-dynamic-ciphers=twofish) and installs it with DESTDIR.
 
+# The make check that runs this file hands its own variables (TEST_LOGS,
+# the whole list of its tests, among them) to every make below it
+# through MAKEFLAGS: the makes of this file are a user's, without them.
+unset MAKEFLAGS MFLAGS MAKELEVEL
+
 setup_file () {
   # sfenc refuses modules and directories writable by group or others.
   umask 022
