@@ -93,14 +93,20 @@ sfenc_session_key () {
   gpg_c -z 0 -c -o "$T/big.gpg" "$T/big"
   gpg_c -z 0 -c -o "$T/partial.gpg" < "$T/big"
   gpg_c -c -o "$T/partial-zip.gpg" < "$T/big"
+  # A marker packet before, a padding packet (unknown to gpg 2.2) after.
+  { printf '\xca\x03PGP'; cat "$T/big.gpg"; printf '\xd5\x04abcd'; } > "$T/more.gpg"
   local m
   for m in zip.gpg plain.gpg zlib.gpg bzip2.gpg simple.gpg armored.asc \
-           big.gpg partial.gpg partial-zip.gpg; do
+           big.gpg more.gpg partial.gpg partial-zip.gpg; do
     same_listing "$T/$m" --passphrase pw
   done
   # The lengths and offsets that differ between the cases were seen.
   grep -q 'plen=0 partial new-ctb' "$T/list-sfenc"
   grep -q 'hlen=1 plen=0 indeterminate$' "$T/list-sfenc"
+  same_listing "$T/more.gpg" --passphrase pw
+  grep -q '^:marker packet: PGP$' "$T/list-sfenc"
+  grep -q "^# off=$(($(stat -c %s "$T/big.gpg") + 5)) ctb=d5 tag=21 hlen=2 plen=4 new-ctb$" "$T/list-sfenc"
+  grep -q '^dump: 61 62 63 64$' "$T/list-sfenc"
   same_listing "$T/bzip2.gpg" --passphrase pw
   # gpg shows the octets from space to 'z' as they are.
   grep -q '^	mode t (74), created [0-9]*, name="we\\x7bir\\x7dd\\x7e\\xc3\\x[0-9a-f]*.*\.txt",$' "$T/list-sfenc"
