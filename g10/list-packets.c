@@ -18,6 +18,7 @@
 #include "seipd2.h"
 #include "session-key.h"
 #include "skesk.h"
+#include "status.h"
 
 #define WHAT "decryption failed"
 
@@ -332,6 +333,8 @@ list_packet (listing_t *ls, reader_t *r, const packet_header_t *hdr,
       err = skesk_parse (r, hdr, ls->nskesk ? &other : &ls->sk);
       if (!err)
         print_skesk (ls->nskesk ? &other : &ls->sk);
+      if (!err && !ls->nskesk && !session_key_overridden ())
+        status_need_passphrase_sym (ls->sk.cipher_algo, &ls->sk.s2k);
       ls->nskesk++;
       return err;
     case PKT_PUBKEY_ENC:

@@ -160,6 +160,13 @@ sfenc_session_key () {
   gpg_c -c -o "$T/m.gpg" "$T/p"
   sfenc_c -c --aead-algo ocb --aead-format librepgp -o "$T/v5.gpg" "$T/p"
   local m
+  # The status lines are gpg's.
+  gpg --batch --pinentry-mode loopback --passphrase pw --status-fd 3 \
+      --list-packets "$T/m.gpg" 3> "$T/st-gpg" > /dev/null 2>&1
+  "$SFENC" --batch --passphrase pw --status-fd 3 \
+      --list-packets "$T/m.gpg" 3> "$T/st-sfenc" > /dev/null
+  diff "$T/st-gpg" "$T/st-sfenc"
+  grep -q NEED_PASSPHRASE_SYM "$T/st-sfenc"
   for m in m.gpg v5.gpg; do
     same_listing "$T/$m" --pinentry-mode error
     [ "$(grep -c '^# off=' "$T/list-sfenc")" -eq 2 ]
