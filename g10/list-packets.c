@@ -125,19 +125,14 @@ print_encrypted (const packet_header_t *hdr, const aead_header_t *h)
 }
 
 
-/* The header of the encrypted data packet is read: list it, then get
- * the passphrase if it is still to be asked for, as gpg asks for it
- * only here.  */
+/* The header of the encrypted data packet is read: list it.  */
 static gpg_error_t
 on_data_header (void *ctx, const aead_header_t *h)
 {
   listing_t *ls = ctx;
 
   print_encrypted (ls->data, h);
-  fflush (stdout);
-  if (ls->pass || session_key_overridden ())
-    return 0;
-  return passphrase_get (&ls->pass, 0);
+  return 0;
 }
 
 
@@ -184,14 +179,26 @@ static gpg_error_t
 list_encrypted (listing_t *ls, reader_t *r, const packet_header_t *hdr,
                 uint64_t off)
 {
-  gpg_error_t err, err2;
+  gpg_error_t err, err2 = 0;
   plaintext_handler_t handler = { list_plaintext, on_data_header, ls, 0 };
+  int decrypt;
 
   err = check_data_packet (hdr, ls->nskesk, ls->npkesk);
   /* gpg lists what a SED packet holds, then fails for its lack of an
    * MDC; the error says so as -d says it.  */
-  if (err && !(hdr->tag == PKT_ENCRYPTED && ls->nskesk))
+  decrypt = !err || (hdr->tag == PKT_ENCRYPTED && ls->nskesk);
+  /* The passphrase is asked for here, once the packets before are
+   * listed, as gpg asks for it; without one it fails as -d does.  */
+  if (decrypt && !ls->pass && !session_key_overridden ())
+    err2 = passphrase_get (&ls->pass, 0);
+  if (err2)
     {
+      status_begin_decryption ();
+      status_end_decryption (err2, 0);
+    }
+  if (!decrypt || err2)
+    {
+      err = err ? err : err2;
       err2 = list_encrypted_only (r, hdr);
       return err2 ? err2 : err;
     }

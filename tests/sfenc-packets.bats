@@ -46,7 +46,7 @@ sfenc_c () {
 same_listing () {
   local m=$1 rcg=0 rcs=0
   shift
-  gpg --batch --pinentry-mode loopback "$@" --list-packets "$m" \
+  gpg --batch --no-symkey-cache --pinentry-mode loopback "$@" --list-packets "$m" \
       > "$T/list-gpg" 2> "$T/err-gpg" || rcg=$?
   "$SFENC" --batch "$@" --list-packets "$m" \
       > "$T/list-sfenc" 2> "$T/err-sfenc" || rcs=$?
@@ -161,8 +161,8 @@ sfenc_session_key () {
   sfenc_c -c --aead-algo ocb --aead-format librepgp -o "$T/v5.gpg" "$T/p"
   local m
   # The status lines are gpg's.
-  gpg --batch --pinentry-mode loopback --passphrase pw --status-fd 3 \
-      --list-packets "$T/m.gpg" 3> "$T/st-gpg" > /dev/null 2>&1
+  gpg --batch --no-symkey-cache --pinentry-mode loopback --passphrase pw \
+      --status-fd 3 --list-packets "$T/m.gpg" 3> "$T/st-gpg" > /dev/null 2>&1
   "$SFENC" --batch --passphrase pw --status-fd 3 \
       --list-packets "$T/m.gpg" 3> "$T/st-sfenc" > /dev/null
   diff "$T/st-gpg" "$T/st-sfenc"
@@ -170,6 +170,10 @@ sfenc_session_key () {
   for m in m.gpg v5.gpg; do
     same_listing "$T/$m" --pinentry-mode error
     [ "$(grep -c '^# off=' "$T/list-sfenc")" -eq 2 ]
+    # As -d ends without a passphrase.
+    "$SFENC" --batch --status-fd 3 --list-packets "$T/$m" 3> "$T/st-sfenc" \
+        > /dev/null 2>&1 && return 1
+    [ "$(tail -n 2 "$T/st-sfenc")" = $'[GNUPG:] DECRYPTION_FAILED\n[GNUPG:] END_DECRYPTION' ]
     same_listing "$T/$m" --passphrase wrong
     [ "$(grep -c '^# off=' "$T/list-sfenc")" -eq 2 ]
     [ "$(wc -l < "$T/err-sfenc")" -eq 1 ]
