@@ -55,6 +55,7 @@
 #include "status.h"
 #include "skesk.h"
 #include "seipd2.h"
+#include "session-key.h"
 #include "source-thread.h"
 
 #define WHAT "decryption failed"
@@ -221,6 +222,25 @@ decrypt_source_drain (decrypt_source_t *ds, unsigned char *buf, size_t size)
 }
 
 
+gpg_error_t
+marker_read (reader_t *r, const packet_header_t *hdr)
+{
+  gpg_error_t err;
+  packet_body_t body;
+  unsigned char marker[3];
+
+  if (hdr->length != sizeof marker)
+    return fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
+                 "invalid marker packet (not \"PGP\")");
+  packet_body_init (&body, r, hdr);
+  err = packet_body_read_exact (&body, marker, sizeof marker, "marker");
+  if (!err && memcmp (marker, "PGP", sizeof marker))
+    err = fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
+                "invalid marker packet (not \"PGP\")");
+  return err;
+}
+
+
 /* Read the next packet header from R into HDR, skipping marker
  * packets: RFC 4880 5.8 says to ignore them, and gpg does wherever
  * they are, once their body is checked to be "PGP"; and padding
@@ -230,7 +250,6 @@ next_packet (reader_t *r, packet_header_t *hdr)
 {
   gpg_error_t err;
   packet_body_t body;
-  unsigned char marker[3];
 
   for (;;)
     {
@@ -239,29 +258,21 @@ next_packet (reader_t *r, packet_header_t *hdr)
         {
           packet_body_init (&body, r, hdr);
           err = packet_body_skip (&body);
-          if (err)
-            return err;
-          continue;
         }
-      if (err || hdr->tag != PKT_MARKER)
+      else if (!err && hdr->tag == PKT_MARKER)
+        err = marker_read (r, hdr);
+      else
         return err;
-      if (hdr->length != sizeof marker)
-        return fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
-                     "invalid marker packet (not \"PGP\")");
-      packet_body_init (&body, r, hdr);
-      err = packet_body_read_exact (&body, marker, sizeof marker, "marker");
       if (err)
         return err;
-      if (memcmp (marker, "PGP", sizeof marker))
-        return fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
-                     "invalid marker packet (not \"PGP\")");
     }
 }
 
 
-/* Check that the MPI at the current place of BODY lies within it.  */
+/* Read the MPI at the current place of BODY, checking that it lies
+ * within it, and store its size in bits at *R_BITS.  */
 static gpg_error_t
-skip_mpi (packet_body_t *body)
+read_mpi (packet_body_t *body, unsigned int *r_bits)
 {
   gpg_error_t err;
   unsigned char value[MAX_MPI_BITS / 8];
@@ -274,22 +285,20 @@ skip_mpi (packet_body_t *body)
   if (bits > MAX_MPI_BITS)
     return fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
                  "MPI of %u bits in the PKESK packet is too large", bits);
+  *r_bits = bits;
   return packet_body_read_exact (body, value, (bits + 7) / 8, "PKESK");
 }
 
 
-/* Check the PKESK packet HDR read from IN as gpg checks it, then skip
- * it: sfenc has no private keys.  The encrypted session key is one MPI
- * for RSA, two for Elgamal, an MPI and a key of a length byte's size
- * for ECDH; with another algorithm gpg only skips it.  */
-static gpg_error_t
-skip_pkesk (reader_t *in, const packet_header_t *hdr)
+gpg_error_t
+pkesk_read (reader_t *in, const packet_header_t *hdr, pkesk_t *pk)
 {
   gpg_error_t err;
   packet_body_t body;
-  unsigned char fields[10], size;
-  int algo, nmpis;
+  unsigned char fields[10], key[256];
+  int nmpis;
 
+  memset (pk, 0, sizeof *pk);
   if (hdr->length < MIN_PKESK)
     return fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
                  "PKESK packet too short");
@@ -300,23 +309,41 @@ skip_pkesk (reader_t *in, const packet_header_t *hdr)
   if (fields[0] != 3 && fields[0] != 2)
     return fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
                  "unsupported PKESK version %d", fields[0]);
-  algo = fields[9];
-  status_enc_to (fields + 1, algo);
-  nmpis = (algo >= 1 && algo <= 3) || algo == 18 ? 1
-          : algo == 16 || algo == 20 ? 2 : 0;
-  while (!err && nmpis--)
-    err = skip_mpi (&body);
-  if (!err && algo == 18)
+  pk->version = fields[0];
+  memcpy (pk->keyid, fields + 1, sizeof pk->keyid);
+  pk->algo = fields[9];
+  nmpis = (pk->algo >= 1 && pk->algo <= 3) || pk->algo == 18 ? 1
+          : pk->algo == 16 || pk->algo == 20 ? 2 : 0;
+  while (!err && pk->nparts < nmpis)
+    err = read_mpi (&body, &pk->bits[pk->nparts++]);
+  if (!err && pk->algo == 18)
     {
-      unsigned char key[255];
-
-      err = packet_body_read_exact (&body, &size, 1, "PKESK");
+      err = packet_body_read_exact (&body, key, 1, "PKESK");
       if (!err)
-        err = packet_body_read_exact (&body, key, size, "PKESK");
+        err = packet_body_read_exact (&body, key + 1, key[0], "PKESK");
+      if (!err)
+        pk->bits[pk->nparts++] = 8 * (1 + key[0]);
     }
   if (!err)
     err = packet_body_skip (&body);
   return err;
+}
+
+
+/* Check the PKESK packet HDR read from IN as gpg checks it, then skip
+ * it: sfenc has no private keys.  */
+static gpg_error_t
+skip_pkesk (reader_t *in, const packet_header_t *hdr)
+{
+  gpg_error_t err;
+  pkesk_t pk;
+
+  err = pkesk_read (in, hdr, &pk);
+  if (err)
+    return err;
+  status_enc_to (pk.keyid, pk.algo);
+  list_only_note_pkesk (pk.keyid, pk.algo);
+  return 0;
 }
 
 
@@ -345,17 +372,22 @@ find_cipher (int algo, const sf_cipher_spec_t **r_spec)
 
 
 /* Recover the session key of SK with the passphrase *PASS into KEY
- * (secure memory of SKESK_MAX_KEY bytes): its length at *R_KEYLEN,
- * the data's cipher at *R_ALGO (0 when the data packet names it).
- * The passphrase is released then: nothing needs it while the data
- * is decrypted.  */
+ * (secure memory of SKESK_MAX_KEY bytes), or take the one given with
+ * --override-session-key (SK and *PASS may be NULL then): its length
+ * at *R_KEYLEN, the data's cipher at *R_ALGO (0 when the data packet
+ * names it, as DATA_ALGO; DATA_ALGO is 0 for SEIPD v1 and SED).  The
+ * passphrase is released then: nothing needs it while the data is
+ * decrypted.  */
 static gpg_error_t
-session_key (const skesk_t *sk, char **pass, unsigned char *key,
-             size_t *r_keylen, int *r_algo)
+session_key (const skesk_t *sk, int data_algo, char **pass,
+             unsigned char *key, size_t *r_keylen, int *r_algo)
 {
   const sf_cipher_spec_t *spec;
-  gpg_error_t err = find_cipher (sk->cipher_algo, &spec);
+  gpg_error_t err;
 
+  if (session_key_overridden ())
+    return session_key_take (data_algo, key, SKESK_MAX_KEY, r_keylen, r_algo);
+  err = find_cipher (sk->cipher_algo, &spec);
   if (!err)
     err = skesk_decrypt (sk, spec, *pass, key, r_keylen, r_algo);
   passphrase_release (*pass);
@@ -380,7 +412,7 @@ open_cipher (const skesk_t *sk, int tag, char **pass,
   key = gcry_malloc_secure (SKESK_MAX_KEY);
   if (!key)
     return fail (gpg_error_from_syserror (), "out of secure memory", NULL);
-  err = session_key (sk, pass, key, &keylen, &algo);
+  err = session_key (sk, 0, pass, key, &keylen, &algo);
   if (!err)
     err = find_cipher (algo, &spec);
   if (!err)
@@ -389,6 +421,7 @@ open_cipher (const skesk_t *sk, int tag, char **pass,
       extension_note_use (spec);
       status_decryption_info (tag == PKT_ENCRYPTED_MDC ? GCRY_MD_SHA1 : 0,
                               spec->openpgp_id, 0);
+      session_key_show (spec->openpgp_id, 0, key, keylen);
       err = sf_cipher_open (r_hd, spec, tag == PKT_ENCRYPTED_MDC ? SF_MODE_CFB
                             : SF_MODE_OPENPGP_CFB, SF_CIPHER_SECURE);
     }
@@ -427,6 +460,11 @@ check_prefix (decrypt_source_t *ds, int tag)
     return err;
   if (prefix[bs - 2] != prefix[bs] || prefix[bs - 1] != prefix[bs + 1])
     {
+      /* Not a passphrase's failure: gpg reports a wrong session key
+       * given as data that could not be decrypted.  */
+      if (session_key_overridden ())
+        return fail (gpg_error (GPG_ERR_INV_SESSION_KEY), WHAT,
+                     "wrong session key (the quick check failed)");
       /* A private id may stand for another cipher where the message
        * was written; that cipher fails the check as a wrong key does.  */
       if (sf_openpgp_id_private (spec->openpgp_id))
@@ -458,17 +496,7 @@ expect_no_packet (reader_t *r, const char *after)
 }
 
 
-/* One compressed packet being unpacked.  */
-typedef struct compressed_layer
-{
-  packet_body_t body;
-  inflate_source_t *inflater;   /* NULL for algorithm 0, uncompressed.  */
-  reader_t contents;
-} compressed_layer_t;
-
-
-/* Start unpacking the compressed packet HDR read from IN.  */
-static gpg_error_t
+gpg_error_t
 open_layer (compressed_layer_t *layer, reader_t *in,
             const packet_header_t *hdr)
 {
@@ -480,6 +508,7 @@ open_layer (compressed_layer_t *layer, reader_t *in,
   err = packet_body_read_exact (&layer->body, &algo, 1, "compressed");
   if (err)
     return err;
+  layer->algo = algo;
   /* gpg reads algorithm 0 as the packets themselves.  */
   if (algo == COMPRESS_NONE)
     {
@@ -495,7 +524,7 @@ open_layer (compressed_layer_t *layer, reader_t *in,
 }
 
 
-static void
+void
 close_layer (compressed_layer_t *layer)
 {
   reader_release (&layer->contents);
@@ -571,6 +600,49 @@ process_plaintext (reader_t *in, outfile_t *out, unsigned char *buf,
 }
 
 
+/* Where the plaintext of -d goes.  */
+typedef struct plaintext_output
+{
+  outfile_t *out;
+  unsigned char *buf;
+} plaintext_output_t;
+
+
+/* Copy the packets of PLAIN, the encryption layer removed, to OUT
+ * through BUF of SIZE bytes, as gpg --unwrap does.  */
+static gpg_error_t
+unwrap_plaintext (reader_t *plain, outfile_t *out, unsigned char *buf,
+                  size_t size)
+{
+  gpg_error_t err;
+  size_t n;
+
+  for (;;)
+    {
+      err = reader_read (plain, buf, size, &n);
+      if (err || !n)
+        return err;
+      err = fd_sink (&out->stream, buf, n);
+      if (err)
+        return err;
+    }
+}
+
+
+/* The plaintext handler of -d: the literal data, or with --unwrap the
+ * packets, to the output of CTX.  */
+static gpg_error_t
+write_plaintext (void *ctx, reader_t *plain, size_t header_len)
+{
+  plaintext_output_t *po = ctx;
+
+  (void)header_len;
+  if (opt.unwrap)
+    return unwrap_plaintext (plain, po->out, po->buf, OUTPUT_BUFFER);
+  return process_plaintext (plain, po->out, po->buf, OUTPUT_BUFFER);
+}
+
+
 /* With --threads above 1, have SOURCE with CTX, the decrypting end of
  * the chain, read ahead on a thread of its own into *R_AHEAD, while
  * the calling thread decompresses and writes.  */
@@ -586,12 +658,12 @@ start_read_ahead (source_thread_t **r_ahead, source_fn_t source, void *ctx)
 
 
 /* Decrypt the SEIPD v1 or SED packet with tag TAG from BODY (after
- * its version octet) with SK and PASS into OUT through BUF; set
+ * its version octet) with SK and PASS for HANDLER, using BUF; set
  * *R_UNVERIFIED when its MDC could not be checked.  */
 static gpg_error_t
 decrypt_cfb (packet_body_t *body, int tag, const skesk_t *sk,
-             char **pass, outfile_t *out, unsigned char *buf,
-             int *r_unverified)
+             char **pass, const plaintext_handler_t *handler,
+             unsigned char *buf, int *r_unverified)
 {
   gpg_error_t err;
   decrypt_source_t ds;
@@ -600,8 +672,10 @@ decrypt_cfb (packet_body_t *body, int tag, const skesk_t *sk,
   memset (&ds, 0, sizeof ds);
   memset (&plain, 0, sizeof plain);
   ds.body = body;
-  ds.in_place = outfile_is_in_place (out);
-  err = open_cipher (sk, tag, pass, &ds.cipher);
+  ds.in_place = handler->in_place;
+  err = handler->on_header ? handler->on_header (handler->ctx, NULL) : 0;
+  if (!err)
+    err = open_cipher (sk, tag, pass, &ds.cipher);
   if (!err)
     err = check_prefix (&ds, tag);
   if (!err)
@@ -610,7 +684,9 @@ decrypt_cfb (packet_body_t *body, int tag, const skesk_t *sk,
     err = reader_init (&plain, decrypt_source_read, &ds);
   if (err)
     goto leave;
-  err = process_plaintext (&plain, out, buf, OUTPUT_BUFFER);
+  /* Before the plaintext: SEIPD's version octet and the prefix.  */
+  err = handler->fn (handler->ctx, &plain, (tag == PKT_ENCRYPTED_MDC)
+                     + sf_cipher_get_spec (ds.cipher)->blocksize + 2);
   if (err && ds.mdc && !ds.failed && !ds.eof
       && !(gpg_err_code (err) & GPG_ERR_SYSTEM_ERROR))
     {
@@ -640,11 +716,11 @@ decrypt_cfb (packet_body_t *body, int tag, const skesk_t *sk,
 
 
 /* Decrypt the AEAD-protected packet with tag TAG from BODY (after the
- * version octet of an SEIPD) with SK and PASS into OUT through BUF.
- * Each chunk's plaintext is released only once its tag is checked.  */
+ * version octet of an SEIPD) with SK and PASS for HANDLER.  Each
+ * chunk's plaintext is released only once its tag is checked.  */
 static gpg_error_t
 decrypt_aead (packet_body_t *body, int tag, const skesk_t *sk,
-              char **pass, outfile_t *out, unsigned char *buf)
+              char **pass, const plaintext_handler_t *handler)
 {
   gpg_error_t err;
   aead_header_t h;
@@ -661,30 +737,39 @@ decrypt_aead (packet_body_t *body, int tag, const skesk_t *sk,
   if (!key)
     return fail (gpg_error_from_syserror (), "out of secure memory", NULL);
   err = aead_header_read (body, tag, &h);
+  if (!err && handler->on_header)
+    err = handler->on_header (handler->ctx, &h);
   if (!err)
     err = find_cipher (h.cipher_algo, &spec);
   if (!err)
-    err = session_key (sk, pass, key, &keylen, &algo);
+    err = session_key (sk, h.cipher_algo, pass, key, &keylen, &algo);
   if (!err && keylen != spec->keylen)
     err = fail (gpg_error (GPG_ERR_INV_PACKET), WHAT, "the session key has"
                 " %zu octets, but %s needs %zu", keylen, spec->name,
                 spec->keylen);
   if (!err)
-    err = aead_source_open (&as, body, &h, spec, key);
-  sf_wipememory (key, SKESK_MAX_KEY);
-  gcry_free (key);
-  if (!err)
     {
       extension_note_use (spec);
       status_decryption_info (0, spec->openpgp_id, h.aead_algo);
-      err = start_read_ahead (&ahead, aead_source_read, as);
+      session_key_show (spec->openpgp_id,
+                        tag == PKT_AEAD_ENCRYPTED ? h.aead_algo : 0,
+                        key, keylen);
+      err = aead_source_open (&as, body, &h, spec, key);
     }
+  sf_wipememory (key, SKESK_MAX_KEY);
+  gcry_free (key);
+  if (!err)
+    err = start_read_ahead (&ahead, aead_source_read, as);
   if (!err && ahead)
     err = reader_init (&plain, source_thread_read, ahead);
   else if (!err)
     err = reader_init (&plain, aead_source_read, as);
   if (!err)
-    err = process_plaintext (&plain, out, buf, OUTPUT_BUFFER);
+    /* Before the plaintext: the version, the algorithms, the chunk
+     * size octet, and the IV or the salt.  */
+    err = handler->fn (handler->ctx, &plain, tag == PKT_AEAD_ENCRYPTED
+                       ? 4 + aead_nonce_len (tag, h.aead_algo)
+                       : 4 + SEIPD2_SALTLEN);
   reader_release (&plain);
   source_thread_stop (ahead);
   aead_source_close (as);
@@ -693,7 +778,8 @@ decrypt_aead (packet_body_t *body, int tag, const skesk_t *sk,
 
 
 /* Read the version octet of the SEIPD packet BODY into *VERSION, and
- * check that SK's version goes with that of the packet with tag TAG:
+ * check that SK's version (if any) goes with that of the packet with
+ * tag TAG:
  * RFC 9580 5.3 pairs a v6 SKESK with SEIPD v2 and a v4 SKESK with the
  * packets before, LibrePGP a v5 SKESK with its AEAD packet.  */
 static gpg_error_t
@@ -714,7 +800,7 @@ check_versions (packet_body_t *body, int tag, const skesk_t *sk,
                      "SEIPD version %d is not supported", *version);
     }
   want = tag == PKT_AEAD_ENCRYPTED ? 5 : *version == 2 ? 6 : 4;
-  if (sk->version != want)
+  if (sk && sk->version != want)
     return fail (gpg_error (GPG_ERR_INV_PACKET), WHAT,
                  "a version %d SKESK cannot open %s (it takes a version"
                  " %d SKESK)", sk->version,
@@ -726,11 +812,9 @@ check_versions (packet_body_t *body, int tag, const skesk_t *sk,
 }
 
 
-/* Decrypt the encrypted data packet HDR read from IN with the
- * passphrase PASS.  */
-static gpg_error_t
+gpg_error_t
 decrypt_packet (reader_t *in, const packet_header_t *hdr, const skesk_t *sk,
-                char **pass, outfile_t *out)
+                char **pass, const plaintext_handler_t *handler)
 {
   gpg_error_t err;
   packet_body_t body;
@@ -744,29 +828,16 @@ decrypt_packet (reader_t *in, const packet_header_t *hdr, const skesk_t *sk,
   packet_body_init (&body, in, hdr);
   err = check_versions (&body, hdr->tag, sk, &version);
   if (!err && (hdr->tag == PKT_AEAD_ENCRYPTED || version == 2))
-    err = decrypt_aead (&body, hdr->tag, sk, pass, out, buf);
+    err = decrypt_aead (&body, hdr->tag, sk, pass, handler);
   else if (!err)
-    err = decrypt_cfb (&body, hdr->tag, sk, pass, out, buf, &unverified);
+    err = decrypt_cfb (&body, hdr->tag, sk, pass, handler, buf, &unverified);
   status_end_decryption (err, unverified);
   free (buf);
   return err;
 }
 
 
-/* The input: a file or stdin, binary or armored.  */
-typedef struct input
-{
-  fd_stream_t fd;
-  reader_t raw;
-  armor_reader_t *armor;
-  reader_t dearmored;
-  reader_t *packets;    /* RAW, or DEARMORED for armored input.  */
-} input_t;
-
-
-/* Open INFILE, or stdin when it is NULL or "-", or the descriptor a
- * special file name names.  */
-static gpg_error_t
+gpg_error_t
 input_open (input_t *in, const char *infile)
 {
   memset (in, 0, sizeof *in);
@@ -789,9 +860,7 @@ input_open (input_t *in, const char *infile)
 }
 
 
-/* Start reading IN: input that does not start with a packet tag is
- * armored.  */
-static gpg_error_t
+gpg_error_t
 input_start (input_t *in)
 {
   gpg_error_t err;
@@ -817,7 +886,7 @@ input_start (input_t *in)
 }
 
 
-static void
+void
 input_close (input_t *in)
 {
   reader_release (&in->dearmored);
@@ -828,13 +897,11 @@ input_close (input_t *in)
 }
 
 
-/* Refuse the encrypted data packet HDR when no SKESK (of NSKESK)
- * came before it or when it has no MDC and --ignore-mdc-error was not
- * given; NPKESK says whether public-key packets came instead.  */
-static gpg_error_t
+gpg_error_t
 check_data_packet (const packet_header_t *hdr, int nskesk, int npkesk)
 {
-  if (!nskesk && npkesk)
+  /* A session key given on the command line needs no SKESK.  */
+  if (!nskesk && npkesk && !session_key_overridden ())
     {
       /* As gpg ends it when it has none of the secret keys.  */
       status_begin_decryption ();
@@ -842,7 +909,7 @@ check_data_packet (const packet_header_t *hdr, int nskesk, int npkesk)
       return fail (gpg_error (GPG_ERR_NO_SECKEY), WHAT, "the message is"
                    " encrypted to a public key, not with a passphrase");
     }
-  if (!nskesk)
+  if (!nskesk && !session_key_overridden ())
     return fail (gpg_error (GPG_ERR_NO_SECKEY), WHAT,
                  "no passphrase-encrypted session key (SKESK packet)"
                  " before the encrypted data");
@@ -881,7 +948,9 @@ read_key_packets (reader_t *r, skesk_t *sk, packet_header_t *hdr,
         case PKT_ENCRYPTED:
         case PKT_AEAD_ENCRYPTED:
           *r_nskesk = nskesk;
-          return check_data_packet (hdr, nskesk, npkesk);
+          /* --list-only decrypts nothing: gpg lists a message it
+           * could not decrypt as well.  */
+          return opt.list_only ? 0 : check_data_packet (hdr, nskesk, npkesk);
         case 0:
           return fail (gpg_error (GPG_ERR_NO_DATA), WHAT,
                        nskesk || npkesk
@@ -893,7 +962,8 @@ read_key_packets (reader_t *r, skesk_t *sk, packet_header_t *hdr,
               && !digest_algo_supported (sk->s2k.hash_algo))
             err = fail (gpg_error (GPG_ERR_DIGEST_ALGO), WHAT,
                         "unknown S2K digest algorithm %d", sk->s2k.hash_algo);
-          if (!err && nskesk == 1 && !opt.list_only)
+          if (!err && nskesk == 1 && !opt.list_only
+              && !session_key_overridden ())
             status_need_passphrase_sym (sk->cipher_algo, &sk->s2k);
           break;
         case PKT_PUBKEY_ENC:
@@ -924,9 +994,11 @@ decrypt_to_output (reader_t *r, const packet_header_t *hdr,
 {
   gpg_error_t err, close_err;
   outfile_t out;
+  plaintext_output_t po = { &out, NULL };
+  plaintext_handler_t handler = { write_plaintext, NULL, &po, 0 };
 
   memset (&out, 0, sizeof out);
-  err = *pass ? 0 : passphrase_get (pass, 0);
+  err = *pass || session_key_overridden () ? 0 : passphrase_get (pass, 0);
   if (err)
     {
       /* As gpg reports a passphrase not given: a decryption that
@@ -935,14 +1007,44 @@ decrypt_to_output (reader_t *r, const packet_header_t *hdr,
       status_end_decryption (err, 0);
       return err;
     }
+  po.buf = malloc (OUTPUT_BUFFER);
+  if (!po.buf)
+    return fail (gpg_error_from_syserror (), "out of core", NULL);
   err = outfile_open (&out, opt.output);
   if (err)
-    return err;
-  err = decrypt_packet (r, hdr, sk, pass, &out);
+    {
+      free (po.buf);
+      return err;
+    }
+  handler.in_place = outfile_is_in_place (&out);
+  err = decrypt_packet (r, hdr, sk, pass, &handler);
   if (!err)
     err = expect_no_packet (r, "encrypted data");
   close_err = outfile_close (&out, !err);
+  free (po.buf);
   return err ? err : close_err;
+}
+
+
+gpg_error_t
+decrypt_get_key (char **r_pass)
+{
+  gpg_error_t err;
+
+  *r_pass = NULL;
+  err = session_key_load ();
+  if (err)
+    {
+      /* As gpg reports a session key it cannot use.  */
+      status_begin_decryption ();
+      status_end_decryption (err, 0);
+      return err;
+    }
+  /* A passphrase not typed on the terminal is read first: with
+   * --passphrase-fd 0 it precedes the message on stdin.  */
+  if (!session_key_overridden () && !passphrase_is_prompted ())
+    err = passphrase_get (r_pass, 0);
+  return err;
 }
 
 
@@ -961,10 +1063,8 @@ decrypt_file (const char *infile)
     return err;
   progress_start (in.fd.fd, in.fd.name);
   err = outfile_check (opt.output);
-  /* A passphrase not typed on the terminal is read first: with
-   * --passphrase-fd 0 it precedes the message on stdin.  */
-  if (!err && !passphrase_is_prompted () && !opt.list_only)
-    err = passphrase_get (&pass, 0);
+  if (!err && !opt.list_only)
+    err = decrypt_get_key (&pass);
   if (!err)
     err = input_start (&in);
   if (!err)
@@ -972,8 +1072,9 @@ decrypt_file (const char *infile)
   if (!err && opt.list_only)
     list_only_report (&sk, nskesk);
   else if (!err)
-    err = decrypt_to_output (in.packets, &hdr, &sk, &pass);
+    err = decrypt_to_output (in.packets, &hdr, nskesk ? &sk : NULL, &pass);
   passphrase_release (pass);
+  session_key_release ();
   input_close (&in);
   return err;
 }

@@ -63,6 +63,7 @@ reader_read (reader_t *r, unsigned char *buf, size_t size, size_t *nread)
           err = r->source (r->ctx, buf, size, nread);
           if (!err && !*nread)
             r->eof = 1;
+          r->consumed += *nread;
           return err;
         }
       r->pos = r->len = 0;
@@ -80,6 +81,7 @@ reader_read (reader_t *r, unsigned char *buf, size_t size, size_t *nread)
     n = size;
   memcpy (buf, r->buf + r->pos, n);
   r->pos += n;
+  r->consumed += n;
   *nread = n;
   return 0;
 }
@@ -229,6 +231,7 @@ packet_read_header (reader_t *r, packet_header_t *hdr, const char *what)
   gpg_error_t err;
   unsigned char ctb, b[4];
   size_t n;
+  uint64_t start = r->consumed;
 
   memset (hdr, 0, sizeof *hdr);
   err = reader_read (r, &ctb, 1, &n);
@@ -236,6 +239,7 @@ packet_read_header (reader_t *r, packet_header_t *hdr, const char *what)
     return err;
   if (!n)
     return 0;
+  hdr->ctb = ctb;
   if (!(ctb & 0x80))
     return fail (gpg_error (GPG_ERR_INV_PACKET), what,
                  "invalid packet header (ctb=%02x)", ctb);
@@ -268,6 +272,7 @@ packet_read_header (reader_t *r, packet_header_t *hdr, const char *what)
           break;
         }
     }
+  hdr->hlen = r->consumed - start;
   if (gpg_err_code (err) == GPG_ERR_TRUNCATED)
     return fail (err, what, "truncated packet header");
   if (!err && !hdr->tag)

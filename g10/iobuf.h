@@ -35,6 +35,7 @@ typedef struct reader
   size_t pos;
   size_t len;
   int eof;
+  uint64_t consumed;    /* Bytes read from it so far.  */
 } reader_t;
 
 gpg_error_t reader_init (reader_t *r, source_fn_t source, void *ctx);
@@ -77,6 +78,8 @@ typedef struct packet_body
 /* A parsed packet header.  */
 typedef struct packet_header
 {
+  int ctb;              /* The first octet.  */
+  int hlen;             /* Octets of the header, ctb and length.  */
   int tag;
   int new_format;
   uint64_t length;      /* Of the definite body or of the first chunk.  */

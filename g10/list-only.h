@@ -12,8 +12,14 @@
 
 #include "skesk.h"
 
+/* Note a PKESK packet for the key KEYID (8 octets) of public-key
+ * algorithm ALGO, to be reported as gpg reports one whose secret key
+ * it does not have.  */
+void list_only_note_pkesk (const unsigned char *keyid, int algo);
+
 /* Report, as gpg does, a message whose first SKESK is SK, one of
- * NSKESK, between BEGIN_DECRYPTION and END_DECRYPTION.  */
+ * NSKESK (SK is not used when there is none), then its PKESKs, between
+ * BEGIN_DECRYPTION and END_DECRYPTION.  */
 void list_only_report (const skesk_t *sk, int nskesk);
 
 #endif /*SFENC_LIST_ONLY_H*/

@@ -22,8 +22,6 @@
 #include "literal.h"
 #include "status.h"
 
-#define LITERAL_NAME_MAX 255
-
 /* Room for a name with every byte escaped as \xNN.  */
 #define SHOWN_NAME_MAX (4 * LITERAL_NAME_MAX + 1)
 
@@ -73,20 +71,31 @@ copy_body (packet_body_t *body, int text, fd_stream_t *out,
 
 
 gpg_error_t
+literal_read_fields (reader_t *in, const packet_header_t *hdr,
+                     packet_body_t *body, unsigned char *fields)
+{
+  gpg_error_t err;
+
+  packet_body_init (body, in, hdr);
+  err = packet_body_read_exact (body, fields, 2, "literal data");
+  if (!err)
+    err = packet_body_read_exact (body, fields + 2, fields[1] + 4,
+                                  "literal data");
+  return err;
+}
+
+
+gpg_error_t
 literal_write (reader_t *in, const packet_header_t *hdr, fd_stream_t *out,
                unsigned char *buf, size_t size)
 {
   gpg_error_t err;
   packet_body_t body;
-  unsigned char fields[2 + LITERAL_NAME_MAX + 4];
+  unsigned char fields[LITERAL_FIELDS_MAX];
   char shown[SHOWN_NAME_MAX];
   int format;
 
-  packet_body_init (&body, in, hdr);
-  err = packet_body_read_exact (&body, fields, 2, "literal data");
-  if (!err)
-    err = packet_body_read_exact (&body, fields + 2, fields[1] + 4,
-                                  "literal data");
+  err = literal_read_fields (in, hdr, &body, fields);
   if (err)
     return err;
   format = fields[0];

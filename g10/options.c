@@ -114,7 +114,13 @@ enum opt_id
     O_ENABLE_PROGRESS_FILTER,
     O_PROGRESS,
     O_VERBOSE,
-    O_QUIET
+    O_QUIET,
+    /* Issue 41, packets and session keys.  */
+    O_LIST_PACKETS,
+    O_UNWRAP,
+    O_SHOW_SESSION_KEY,
+    O_OVERRIDE_SESSION_KEY,
+    O_OVERRIDE_SESSION_KEY_FD
   };
 
 /* One option: its id, short and long name, the name of its argument
@@ -148,6 +154,11 @@ static const struct option_def options[] =
       "list the cipher implementations and exit" },
     { O_LIST_CONFIG, 0, "list-config", NULL,
       "list the configuration as gpg does (the \"cfg:\" lines)" },
+    /* Issue 41, packets and session keys.  */
+    { O_LIST_PACKETS, 0, "list-packets", NULL,
+      "list the packets of a message, decrypted if it can be" },
+    { O_UNWRAP, 0, "unwrap", NULL,
+      "decrypt, but write the packets inside the encryption" },
 
     { 0, 0, NULL, NULL, "Commands that need keys" },
     { O_KEYS_PUBLIC, 'e', "encrypt", NULL, "encrypt to a public key" },
@@ -369,6 +380,13 @@ static const struct option_def options[] =
       "write diagnostics to file descriptor N" },
     { O_SET_FILENAME, 0, "set-filename", "NAME",
       "store NAME as the file name in the message" },
+    /* Issue 41, packets and session keys.  */
+    { O_SHOW_SESSION_KEY, 0, "show-session-key", NULL,
+      "with -d: show the message's session key" },
+    { O_OVERRIDE_SESSION_KEY, 0, "override-session-key", "STRING",
+      "decrypt with the session key STRING, no passphrase" },
+    { O_OVERRIDE_SESSION_KEY_FD, 0, "override-session-key-fd", "N",
+      "the same, the key read from file descriptor N" },
 
     /* What clients of gpg send (GPGME, python-gnupg, duplicity, Emacs,
      * GnuPG::Interface) and what sits beside it in gpg(1), for keys,
@@ -602,7 +620,10 @@ static const struct option_def options[] =
     { O_GPG_NOOP, 0, "mangle-dos-filenames", NULL,
       "output file names, on Windows only" },
     { O_GPG_NOOP, 0, "no-mangle-dos-filenames", NULL,
-      "output file names, on Windows only" }
+      "output file names, on Windows only" },
+    /* Issue 41, packets and session keys.  */
+    { O_GPG_NOOP, 0, "skip-verify", NULL,
+      "signatures: a passphrase message sfenc reads has none to check" }
   };
 
 #define N_OPTIONS (sizeof options / sizeof *options)
@@ -625,6 +646,7 @@ options_set_defaults (void)
   opt.compress_algo = COMPRESS_ZIP;
   opt.inflate_impl = INFLATE_IMPL_ZLIB;
   opt.passphrase_fd = -1;
+  opt.override_session_key_fd = -1;
 }
 
 
@@ -926,6 +948,10 @@ apply_switch (struct command_line *cl, const struct option_def *o,
     case O_ENABLE_SPECIAL_FILENAMES: special_filenames_enable (); break;
     case O_EXIT_ON_STATUS_WRITE_ERROR: status_exit_on_write_error (); break;
     case O_GPG_NOOP: break;
+    /* Issue 41, packets and session keys.  */
+    case O_LIST_PACKETS: return set_command (cl, CMD_LIST_PACKETS, name);
+    case O_UNWRAP: opt.unwrap = 1; break;
+    case O_SHOW_SESSION_KEY: opt.show_session_key = 1; break;
     default:
       /* A switch of options[] without its case here.  */
       abort ();
@@ -993,6 +1019,9 @@ apply_number (enum opt_id id, const char *name, const char *arg)
       if (!err)
         err = command_fd_set (v);
       break;
+    /* Issue 41, packets and session keys.  */
+    case O_OVERRIDE_SESSION_KEY_FD:
+      return set_int (&opt.override_session_key_fd, name, arg, 0, INT_MAX);
     default:
       /* An option of options[] with an argument but without its case
        * here or in apply_argument.  */
@@ -1052,6 +1081,8 @@ apply_argument (struct command_line *cl, enum opt_id id, const char *name,
       break;
     case O_LOAD_EXTENSION:
       return add_to_list (cl->extensions, &cl->n_extensions, name, arg);
+    /* Issue 41, packets and session keys.  */
+    case O_OVERRIDE_SESSION_KEY: opt.override_session_key = arg; break;
     default:
       return apply_number (id, name, arg);
     }

@@ -52,6 +52,11 @@ struct options
   const char *passphrase_file;
   int pinentry_no_ask;          /* --pinentry-mode cancel or error.  */
   const char *homedir;          /* --homedir: only --version shows it.  */
+  /* Issue 41, packets and session keys.  */
+  int show_session_key;
+  const char *override_session_key;     /* Wiped once read.  */
+  int override_session_key_fd;
+  int unwrap;                   /* -d writes the packets inside.  */
 };
 
 extern struct options opt;
@@ -67,7 +72,8 @@ enum cmd
     CMD_KEYS,                   /* A gpg command that needs keys.  */
     CMD_VERSION,
     CMD_HELP,
-    CMD_DUMP_OPTIONS
+    CMD_DUMP_OPTIONS,
+    CMD_LIST_PACKETS
   };
 
 /* Room for the names of a list option given more than once.  */

@@ -19,6 +19,7 @@
 #include "error.h"
 #include "extension.h"
 #include "key-command.h"
+#include "list-packets.h"
 #include "options.h"
 #include "progress.h"
 #include "startup.h"
@@ -132,6 +133,7 @@ run_command (const struct command_line *cl)
       return 0;
     case CMD_LIST_CONFIG:
       return list_config (cl->args, cl->n_args);
+    case CMD_LIST_PACKETS: return list_packets_file (cl->args[0]);
     case CMD_KEYS:
       return key_command_fail (cl->cmd_option, cl->key_command, cl->key_need,
                                cl->recipients, cl->n_recipients, cl->signer);

@@ -267,6 +267,13 @@ status_decryption_info (int mdc_method, int cipher_algo, int aead_algo)
 }
 
 
+void
+status_session_key (const char *shown)
+{
+  status_printf ("SESSION_KEY", "%s", shown);
+}
+
+
 /* Write NAME of LEN bytes to OUT as gpg writes it in a status line:
  * the bytes up to the space, '%' and DEL as %XX.  */
 static void

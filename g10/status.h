@@ -68,6 +68,9 @@ void status_begin_decryption (void);
  * 0 for none), AEAD_ALGO 0 unless it is AEAD encrypted.  */
 void status_decryption_info (int mdc_method, int cipher_algo, int aead_algo);
 
+/* --show-session-key: the session key as gpg shows it, "ALGO:HEX".  */
+void status_session_key (const char *shown);
+
 /* The literal data packet HDR starts with FIELDS: the format byte,
  * the name's length and name, the four-byte date (RFC 4880 5.9).  */
 void status_plaintext (const packet_header_t *hdr,
