@@ -98,6 +98,16 @@ void options_set_defaults (void);
 gpg_error_t parse_command_line (int argc, char **argv,
                                 struct command_line *cl);
 
+/* For an options file (options-file.c): whether the option of long
+ * name NAME, whole, takes an argument (1) or not (0), or -1 when
+ * there is none.  */
+int option_takes_argument (const char *name);
+
+/* Apply the option of long name NAME, which exists, with ARG (NULL
+ * when it takes none); WHERE names it in messages.  */
+gpg_error_t option_apply_named (struct command_line *cl, const char *name,
+                                const char *arg, const char *where);
+
 /* --help: the usage and the options, by group.  */
 void show_help (void);
 

@@ -1,0 +1,153 @@
+/* options-file.c - gpg's options file: --options FILE and gpg.conf
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libsfcipher.h"
+#include "error.h"
+#include "options-file.h"
+#include "version.h"
+
+/* The names gpg 2.2.40 looks for in its home directory, first
+ * found first.  */
+static const char *const default_names[] =
+  {
+    "gpg.conf-" GPG_INTERFACE_VERSION, "gpg.conf-2.2", "gpg.conf-2",
+    "gpg.conf"
+  };
+
+
+const char *
+options_home_dir (const char *homedir)
+{
+  static char path[PATH_MAX];
+  const char *env = getenv ("GNUPGHOME");
+  const char *home = getenv ("HOME");
+
+  if (homedir)
+    return homedir;
+  if (env && *env)
+    return env;
+  snprintf (path, sizeof path, "%s/.gnupg", home ? home : "");
+  return path;
+}
+
+
+/* Open the first default options file of HOMEDIR into *R_FP and its
+ * path into PATH (of PATHSIZE bytes); *R_FP is NULL when there is
+ * none.  */
+static gpg_error_t
+open_default (const char *homedir, char *path, size_t pathsize, FILE **r_fp)
+{
+  size_t i;
+
+  *r_fp = NULL;
+  for (i = 0; i < sizeof default_names / sizeof *default_names; i++)
+    {
+      snprintf (path, pathsize, "%s/%s", options_home_dir (homedir),
+                default_names[i]);
+      *r_fp = fopen (path, "r");
+      if (*r_fp)
+        return 0;
+      if (errno != ENOENT && errno != ENOTDIR)
+        return fail (gpg_error_from_syserror (), path, "%s",
+                     strerror (errno));
+    }
+  return 0;
+}
+
+
+/* Cut the blanks at both ends of S off.  */
+static char *
+trim (char *s)
+{
+  char *end;
+
+  s += strspn (s, " \t\r\n");
+  end = s + strlen (s);
+  while (end > s && strchr (" \t\r\n", end[-1]))
+    *--end = 0;
+  return s;
+}
+
+
+/* Apply LINE, line LINENO of the options file PATH, to CL.  */
+static gpg_error_t
+apply_line (struct command_line *cl, const char *path, unsigned lineno,
+            char *line)
+{
+  char where[PATH_MAX + 64], *name, *arg = NULL;
+  size_t len;
+  int takes;
+
+  name = trim (line);
+  if (!*name || *name == '#')
+    return 0;
+  len = strcspn (name, " \t");
+  if (name[len])
+    {
+      name[len] = 0;
+      arg = trim (name + len + 1);
+      len = strlen (arg);
+      if (len >= 2 && arg[0] == '"' && arg[len - 1] == '"')
+        {
+          arg[len - 1] = 0;
+          arg++;
+        }
+    }
+  takes = option_takes_argument (name);
+  if (takes < 0 || (takes && !arg) || (!takes && arg))
+    {
+      fprintf (stderr, "%s:%u: %s\n", path, lineno,
+               takes < 0 ? "invalid option"
+               : takes ? "missing argument" : "argument not expected");
+      return 0;
+    }
+  snprintf (where, sizeof where, "%s:%u: %s", path, lineno, name);
+  /* The values are kept, as those of the command line are.  */
+  if (arg && !(arg = strdup (arg)))
+    return fail (gpg_error_from_syserror (), where, "out of core");
+  return option_apply_named (cl, name, arg, where);
+}
+
+
+gpg_error_t
+options_file_read (struct command_line *cl, const char *path,
+                   const char *homedir)
+{
+  char found[PATH_MAX], *line = NULL;
+  size_t size = 0;
+  unsigned lineno = 0;
+  gpg_error_t err = 0;
+  FILE *fp;
+
+  if (path)
+    {
+      fp = fopen (path, "r");
+      if (!fp)
+        return fail (gpg_error_from_syserror (), "--options",
+                     "option file '%s': %s", path, strerror (errno));
+    }
+  else
+    {
+      err = open_default (homedir, found, sizeof found, &fp);
+      path = found;
+    }
+  if (err || !fp)
+    return err;
+  while (!err && getline (&line, &size, fp) >= 0)
+    err = apply_line (cl, path, ++lineno, line);
+  if (!err && ferror (fp))
+    err = fail (gpg_error_from_syserror (), path, "%s", strerror (errno));
+  /* The line may have held a passphrase.  */
+  if (line)
+    sf_wipememory (line, size);
+  free (line);
+  fclose (fp);
+  return err;
+}
