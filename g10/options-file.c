@@ -13,6 +13,9 @@
 #include "options-file.h"
 #include "version.h"
 
+/* Room for a line of an options file and its terminating zero.  */
+#define OPTIONS_LINE_MAX 4096
+
 /* The names gpg 2.2.40 looks for in its home directory, first
  * found first.  */
 static const char *const default_names[] =
@@ -116,13 +119,60 @@ apply_line (struct command_line *cl, const char *path, unsigned lineno,
 }
 
 
+/* Read a line of FP into LINE, of SIZE bytes, without its line end:
+ * 1 when one was read, 0 at the end of the file, -1 when it does not
+ * fit.  */
+static int
+read_line (FILE *fp, char *line, size_t size)
+{
+  size_t len = 0;
+  int c;
+
+  while ((c = getc (fp)) != EOF && c != '\n')
+    {
+      if (len == size - 1)
+        return -1;
+      line[len++] = c;
+    }
+  line[len] = 0;
+  return c != EOF || len;
+}
+
+
+/* Read the lines of FP, the options file PATH, into CL.  */
+static gpg_error_t
+read_lines (struct command_line *cl, const char *path, FILE *fp)
+{
+  char line[OPTIONS_LINE_MAX];
+  unsigned lineno = 0;
+  gpg_error_t err = 0;
+  int got;
+
+  while (!err && (got = read_line (fp, line, sizeof line)))
+    {
+      lineno++;
+      /* A line that does not fit (a device without line ends, say)
+       * ends the reading, and not the memory.  */
+      if (got < 0)
+        err = fail (gpg_error (GPG_ERR_TOO_LARGE), path,
+                    "line %u is longer than %d bytes", lineno,
+                    OPTIONS_LINE_MAX - 1);
+      else
+        err = apply_line (cl, path, lineno, line);
+    }
+  if (!err && ferror (fp))
+    err = fail (gpg_error_from_syserror (), path, "%s", strerror (errno));
+  /* The line may have held a passphrase.  */
+  sf_wipememory (line, sizeof line);
+  return err;
+}
+
+
 gpg_error_t
 options_file_read (struct command_line *cl, const char *path,
                    const char *homedir)
 {
-  char found[PATH_MAX], *line = NULL;
-  size_t size = 0;
-  unsigned lineno = 0;
+  char found[PATH_MAX];
   gpg_error_t err = 0;
   FILE *fp;
 
@@ -140,14 +190,7 @@ options_file_read (struct command_line *cl, const char *path,
     }
   if (err || !fp)
     return err;
-  while (!err && getline (&line, &size, fp) >= 0)
-    err = apply_line (cl, path, ++lineno, line);
-  if (!err && ferror (fp))
-    err = fail (gpg_error_from_syserror (), path, "%s", strerror (errno));
-  /* The line may have held a passphrase.  */
-  if (line)
-    sf_wipememory (line, size);
-  free (line);
+  err = read_lines (cl, path, fp);
   fclose (fp);
   return err;
 }

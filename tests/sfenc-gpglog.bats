@@ -263,6 +263,10 @@ cipher_of () {
   run "${SF[@]}" --options "$T/none" -d "$T/msg"
   [ "$status" -eq 2 ]
   [ "$output" = "sfenc: --options: option file '$T/none': No such file or directory" ]
+  # A file without line ends is refused, not read into memory.
+  run timeout 20 "$SFENC" --options /dev/zero -d "$T/msg"
+  [ "$status" -eq 2 ]
+  [ "$output" = "sfenc: /dev/zero: line 1 is longer than 4095 bytes" ]
 }
 
 @test "gpglog: gpg.conf of the home directory is read unless --no-options, as gpg" {
