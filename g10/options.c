@@ -284,7 +284,7 @@ static const struct option_def options[] =
     { O_NO_AUTO_MODULES, 0, "no-auto-modules", NULL,
       "do not load the modules of the module directory" },
     { O_HOMEDIR, 0, "homedir", "DIR",
-      "gpg's home, shown by --version; sfenc keeps no state" },
+      "gpg's home: its gpg.conf, shown by --version" },
     /* gpg's options file and the files of its log, status lines and
      * command answers (issue 41: logging and file options).  */
     { O_NO_OPTIONS, 0, "no-options", NULL,

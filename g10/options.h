@@ -51,7 +51,7 @@ struct options
   int passphrase_fd;
   const char *passphrase_file;
   int pinentry_no_ask;          /* --pinentry-mode cancel or error.  */
-  const char *homedir;          /* --homedir: only --version shows it.  */
+  const char *homedir;          /* --homedir: for gpg.conf, --version.  */
 };
 
 extern struct options opt;
