@@ -793,32 +793,23 @@ set_logger_fd (const char *name, long fd)
 }
 
 
-/* Logging and option files (issue 41): --log-file, --status-file,
- * --command-file; --options, --no-options and --homedir are looked
- * for before the rest of the command line (find_options_file).  */
-
-/* --log-file, --logger-file: from now on, what goes to stderr is
- * appended to FILE, as gpg appends its log.  */
-static gpg_error_t
-set_log_file (const char *name, const char *file)
+/* Logging and option files (issue 41): --log-file, --status-file and
+ * --command-file are noted while parsing and opened after it, as gpg
+ * opens its log once its options are read, so that parsing opens no
+ * file; --options, --no-options and --homedir are looked for before
+ * the rest of the command line (find_options_file).  */
+static struct
 {
-  gpg_error_t err;
-  int fd;
-
-  fd = open (file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
-  if (fd < 0)
-    return usage_error (name, "%s: %s", file, strerror (errno));
-  err = set_logger_fd (name, fd);
-  close (fd);
-  return err;
-}
+  const char *log;              /* --log-file, --logger-file.  */
+  const char *status;           /* --status-file.  */
+  const char *command;          /* --command-file.  */
+} files;
 
 
-/* --status-file, --command-file: the file FILE opened with FLAGS
- * instead of a descriptor, handed to SET_FD.  */
+/* The file FILE of option NAME opened with FLAGS, handed to SET_FD.  */
 static gpg_error_t
-set_fd_file (const char *name, const char *file, int flags,
-             gpg_error_t (*set_fd) (int fd))
+open_fd_file (const char *name, const char *file, int flags,
+              gpg_error_t (*set_fd) (int fd))
 {
   gpg_error_t err;
   int fd;
@@ -829,6 +820,36 @@ set_fd_file (const char *name, const char *file, int flags,
   err = set_fd (fd);
   if (err)
     close (fd);
+  return err;
+}
+
+
+/* --log-file: what goes to stderr from now on goes to FD instead.  */
+static gpg_error_t
+set_log_fd (int fd)
+{
+  gpg_error_t err = set_logger_fd ("--log-file", fd);
+
+  close (fd);
+  return err;
+}
+
+
+gpg_error_t
+options_open_files (void)
+{
+  gpg_error_t err = 0;
+
+  /* gpg appends to its log file, and empties its status file.  */
+  if (files.log)
+    err = open_fd_file ("--log-file", files.log,
+                        O_WRONLY | O_APPEND | O_CREAT, set_log_fd);
+  if (!err && files.status)
+    err = open_fd_file ("--status-file", files.status,
+                        O_WRONLY | O_CREAT | O_TRUNC, status_set_fd);
+  if (!err && files.command)
+    err = open_fd_file ("--command-file", files.command, O_RDONLY,
+                        command_fd_set);
   return err;
 }
 
@@ -1115,12 +1136,9 @@ apply_argument (struct command_line *cl, enum opt_id id, const char *name,
     case O_LOAD_EXTENSION:
       return add_to_list (cl->extensions, &cl->n_extensions, name, arg);
     case O_OPTIONS: break;
-    case O_LOG_FILE: return set_log_file (name, arg);
-    case O_STATUS_FILE:
-      return set_fd_file (name, arg, O_WRONLY | O_CREAT | O_TRUNC,
-                          status_set_fd);
-    case O_COMMAND_FILE:
-      return set_fd_file (name, arg, O_RDONLY, command_fd_set);
+    case O_LOG_FILE: files.log = arg; break;
+    case O_STATUS_FILE: files.status = arg; break;
+    case O_COMMAND_FILE: files.command = arg; break;
     default:
       return apply_number (id, name, arg);
     }
@@ -1347,6 +1365,7 @@ parse_command_line (int argc, char **argv, struct command_line *cl)
   int i, only_files = 0;
 
   memset (cl, 0, sizeof *cl);
+  memset (&files, 0, sizeof files);
   err = read_options_file (cl, argc, argv);
   for (i = 1; i < argc && !err; i++)
     {

@@ -108,6 +108,10 @@ int option_takes_argument (const char *name);
 gpg_error_t option_apply_named (struct command_line *cl, const char *name,
                                 const char *arg, const char *where);
 
+/* Open the files that the options parsed name: --log-file,
+ * --status-file, --command-file.  */
+gpg_error_t options_open_files (void);
+
 /* --help: the usage and the options, by group.  */
 void show_help (void);
 
