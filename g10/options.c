@@ -299,8 +299,7 @@ static const struct option_def options[] =
     { O_COMMAND_FILE, 0, "command-file", "FILE",
       "read the answers to gpg's questions from FILE" },
     { O_GPG_NOOP_ARG, 0, "temp-directory", "DIR",
-      "gpg's helper programs: sfenc runs none, and writes its"
-      " unfinished output beside the output" },
+      "accepted for gpg; sfenc runs no helpers that need it" },
     { O_GPG_NOOP, 0, "no-greeting", NULL,
       "accepted for gpg; sfenc prints no greeting" },
     { O_GPG_NOOP, 0, "no-secmem-warning", NULL,
