@@ -16,6 +16,15 @@
 /* Room for a line of an options file and its terminating zero.  */
 #define OPTIONS_LINE_MAX 4096
 
+/* The arguments read from options files, kept to the end of the run
+ * as those of the command line are: the options point into them.  */
+struct kept_value
+{
+  struct kept_value *next;
+  char value[];
+};
+static struct kept_value *kept_values;
+
 /* The names gpg 2.2.40 looks for in its home directory, first
  * found first.  */
 static const char *const default_names[] =
@@ -65,6 +74,23 @@ open_default (const char *homedir, char *path, size_t pathsize, FILE **r_fp)
 }
 
 
+/* A copy of VALUE that stays to the end of the run, or NULL when
+ * out of core.  */
+static const char *
+keep_value (const char *value)
+{
+  size_t len = strlen (value) + 1;
+  struct kept_value *kept = malloc (sizeof *kept + len);
+
+  if (!kept)
+    return NULL;
+  memcpy (kept->value, value, len);
+  kept->next = kept_values;
+  kept_values = kept;
+  return kept->value;
+}
+
+
 /* Cut the blanks at both ends of S off.  */
 static char *
 trim (char *s)
@@ -85,6 +111,7 @@ apply_line (struct command_line *cl, const char *path, unsigned lineno,
             char *line)
 {
   char where[PATH_MAX + 64], *name, *arg = NULL;
+  const char *kept = NULL;
   size_t len;
   int takes;
 
@@ -112,10 +139,9 @@ apply_line (struct command_line *cl, const char *path, unsigned lineno,
       return 0;
     }
   snprintf (where, sizeof where, "%s:%u: %s", path, lineno, name);
-  /* The values are kept, as those of the command line are.  */
-  if (arg && !(arg = strdup (arg)))
+  if (arg && !(kept = keep_value (arg)))
     return fail (gpg_error_from_syserror (), where, "out of core");
-  return option_apply_named (cl, name, arg, where);
+  return option_apply_named (cl, name, arg ? kept : NULL, where);
 }
 
 
