@@ -39,6 +39,7 @@
 #include "armor.h"
 #include "decrypt.h"
 #include "error.h"
+#include "gpg-log.h"
 #include "iobuf.h"
 #include "list-only.h"
 #include "log.h"
@@ -958,6 +959,10 @@ read_key_packets (reader_t *r, skesk_t *sk, packet_header_t *hdr,
                        : "no OpenPGP data found");
         case PKT_SYMKEY_ENC:
           err = skesk_parse (r, hdr, nskesk++ ? &unused : sk);
+          /* gpg names the SKESK it decrypts with, the first; listing,
+           * it names them all.  */
+          if (!err && (nskesk == 1 || opt.list_only))
+            gpg_log_skesk (nskesk == 1 ? sk : &unused);
           if (!err && nskesk == 1 && sk->s2k.mode != S2K_ARGON2
               && !digest_algo_supported (sk->s2k.hash_algo))
             err = fail (gpg_error (GPG_ERR_DIGEST_ALGO), WHAT,
@@ -985,12 +990,13 @@ read_key_packets (reader_t *r, skesk_t *sk, packet_header_t *hdr,
 }
 
 
-/* Decrypt the encrypted data packet HDR read from R with SK and the
- * passphrase *PASS (asked for now if need be) into the output, which
- * keeps the plaintext only when the whole input was good.  */
+/* Decrypt the encrypted data packet HDR read from R with SK, the first
+ * of NSKESK SKESKs (NULL if none), and the passphrase *PASS (asked for
+ * now if need be) into the output, which keeps the plaintext only when
+ * the whole input was good.  */
 static gpg_error_t
 decrypt_to_output (reader_t *r, const packet_header_t *hdr,
-                   const skesk_t *sk, char **pass)
+                   const skesk_t *sk, int nskesk, char **pass)
 {
   gpg_error_t err, close_err;
   outfile_t out;
@@ -999,6 +1005,9 @@ decrypt_to_output (reader_t *r, const packet_header_t *hdr,
 
   memset (&out, 0, sizeof out);
   err = *pass || session_key_overridden () ? 0 : passphrase_get (pass, 0);
+  /* After the passphrase, given or not, as gpg.  */
+  if (nskesk)
+    gpg_log_passphrases (nskesk);
   if (err)
     {
       /* As gpg reports a passphrase not given: a decryption that
@@ -1070,9 +1079,10 @@ decrypt_file (const char *infile)
   if (!err)
     err = read_key_packets (in.packets, &sk, &hdr, &nskesk);
   if (!err && opt.list_only)
-    list_only_report (&sk, nskesk);
+    list_only_report (nskesk);
   else if (!err)
-    err = decrypt_to_output (in.packets, &hdr, nskesk ? &sk : NULL, &pass);
+    err = decrypt_to_output (in.packets, &hdr, nskesk ? &sk : NULL, nskesk,
+                             &pass);
   passphrase_release (pass);
   session_key_release ();
   input_close (&in);

@@ -9,6 +9,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include "compress.h"
 #include "error.h"
 #include "inflate-engine.h"
+#include "options-file.h"
 #include "packet.h"
 #include "pdeflate.h"
 #include "command-fd.h"
@@ -115,6 +117,11 @@ enum opt_id
     O_PROGRESS,
     O_VERBOSE,
     O_QUIET,
+    O_NO_OPTIONS,
+    O_OPTIONS,
+    O_LOG_FILE,
+    O_STATUS_FILE,
+    O_COMMAND_FILE,
     /* Issue 41, packets and session keys.  */
     O_LIST_PACKETS,
     O_UNWRAP,
@@ -288,9 +295,22 @@ static const struct option_def options[] =
     { O_NO_AUTO_MODULES, 0, "no-auto-modules", NULL,
       "do not load the modules of the module directory" },
     { O_HOMEDIR, 0, "homedir", "DIR",
-      "gpg's home, shown by --version; sfenc keeps no state" },
-    { O_GPG_NOOP, 0, "no-options", NULL,
-      "accepted for gpg; sfenc reads no options file" },
+      "gpg's home: its gpg.conf, shown by --version" },
+    /* gpg's options file and the files of its log, status lines and
+     * command answers (issue 41: logging and file options).  */
+    { O_NO_OPTIONS, 0, "no-options", NULL,
+      "do not read gpg.conf from the home directory" },
+    { O_OPTIONS, 0, "options", "FILE",
+      "read options from FILE instead of gpg.conf" },
+    { O_LOG_FILE, 0, "log-file", "FILE",
+      "append what goes to stderr to FILE instead" },
+    { O_LOG_FILE, 0, "logger-file", "FILE", "the same as --log-file" },
+    { O_STATUS_FILE, 0, "status-file", "FILE",
+      "write gpg's status lines to FILE" },
+    { O_COMMAND_FILE, 0, "command-file", "FILE",
+      "read the answers to gpg's questions from FILE" },
+    { O_GPG_NOOP_ARG, 0, "temp-directory", "DIR",
+      "accepted for gpg; sfenc runs no helpers that need it" },
     { O_GPG_NOOP, 0, "no-greeting", NULL,
       "accepted for gpg; sfenc prints no greeting" },
     { O_GPG_NOOP, 0, "no-secmem-warning", NULL,
@@ -794,6 +814,67 @@ set_logger_fd (const char *name, long fd)
 }
 
 
+/* Logging and option files (issue 41): --log-file, --status-file and
+ * --command-file are noted while parsing and opened after it, as gpg
+ * opens its log once its options are read, so that parsing opens no
+ * file; --options, --no-options and --homedir are looked for before
+ * the rest of the command line (find_options_file).  */
+static struct
+{
+  const char *log;              /* --log-file, --logger-file.  */
+  const char *status;           /* --status-file.  */
+  const char *command;          /* --command-file.  */
+} files;
+
+
+/* The file FILE of option NAME opened with FLAGS, handed to SET_FD.  */
+static gpg_error_t
+open_fd_file (const char *name, const char *file, int flags,
+              gpg_error_t (*set_fd) (int fd))
+{
+  gpg_error_t err;
+  int fd;
+
+  fd = open (file, flags | O_CLOEXEC, 0666);
+  if (fd < 0)
+    return usage_error (name, "%s: %s", file, strerror (errno));
+  err = set_fd (fd);
+  if (err)
+    close (fd);
+  return err;
+}
+
+
+/* --log-file: what goes to stderr from now on goes to FD instead.  */
+static gpg_error_t
+set_log_fd (int fd)
+{
+  gpg_error_t err = set_logger_fd ("--log-file", fd);
+
+  close (fd);
+  return err;
+}
+
+
+gpg_error_t
+options_open_files (void)
+{
+  gpg_error_t err = 0;
+
+  /* gpg appends to its log file, and empties its status file.  */
+  if (files.log)
+    err = open_fd_file ("--log-file", files.log,
+                        O_WRONLY | O_APPEND | O_CREAT, set_log_fd);
+  if (!err && files.status)
+    err = open_fd_file ("--status-file", files.status,
+                        O_WRONLY | O_CREAT | O_TRUNC, status_set_fd);
+  if (!err && files.command)
+    err = open_fd_file ("--command-file", files.command, O_RDONLY,
+                        command_fd_set);
+  return err;
+}
+
+
 /* --digest-algo and --s2k-digest-algo: store the name ARG at *R_NAME
  * once it is known to name a hash.  */
 static gpg_error_t
@@ -948,6 +1029,7 @@ apply_switch (struct command_line *cl, const struct option_def *o,
     case O_ENABLE_SPECIAL_FILENAMES: special_filenames_enable (); break;
     case O_EXIT_ON_STATUS_WRITE_ERROR: status_exit_on_write_error (); break;
     case O_GPG_NOOP: break;
+    case O_NO_OPTIONS: break;
     /* Issue 41, packets and session keys.  */
     case O_LIST_PACKETS: return set_command (cl, CMD_LIST_PACKETS, name);
     case O_UNWRAP: opt.unwrap = 1; break;
@@ -1081,6 +1163,10 @@ apply_argument (struct command_line *cl, enum opt_id id, const char *name,
       break;
     case O_LOAD_EXTENSION:
       return add_to_list (cl->extensions, &cl->n_extensions, name, arg);
+    case O_OPTIONS: break;
+    case O_LOG_FILE: files.log = arg; break;
+    case O_STATUS_FILE: files.status = arg; break;
+    case O_COMMAND_FILE: files.command = arg; break;
     /* Issue 41, packets and session keys.  */
     case O_OVERRIDE_SESSION_KEY: opt.override_session_key = arg; break;
     default:
@@ -1215,6 +1301,93 @@ parse_short_options (struct command_line *cl, int argc, char **argv, int *i)
 }
 
 
+/* The option of long name NAME, whole, or NULL.  */
+static const struct option_def *
+find_exact (const char *name)
+{
+  int ambiguous;
+  const struct option_def *o = find_long (name, strlen (name), &ambiguous);
+
+  return o && !strcmp (o->long_name, name) ? o : NULL;
+}
+
+
+int
+option_takes_argument (const char *name)
+{
+  const struct option_def *o = find_exact (name);
+
+  return !o ? -1 : o->arg != NULL;
+}
+
+
+gpg_error_t
+option_apply_named (struct command_line *cl, const char *name,
+                    const char *arg, const char *where)
+{
+  return apply_option (cl, find_exact (name), where, arg);
+}
+
+
+/* Note in *R_FILE, *R_NO_OPTIONS and *R_HOMEDIR the options of ARGV
+ * that say which options file to read: gpg reads it before its
+ * command line.  The words are walked as parse_command_line walks
+ * them; what is wrong in them is left to it.  */
+static void
+find_options_file (int argc, char **argv, const char **r_file,
+                   int *r_no_options, const char **r_homedir)
+{
+  const struct option_def *o;
+  const char *a, *eq, *arg;
+  int i, ambiguous;
+
+  for (i = 1; i < argc && strcmp (argv[i], "--"); i++)
+    {
+      a = argv[i];
+      if (a[0] != '-' || !a[1])
+        continue;
+      if (a[1] != '-')
+        {
+          /* Short options: only the word after one with an argument
+           * matters here, which is that argument.  */
+          for (a++; *a && !((o = find_short (*a)) && o->arg); a++)
+            ;
+          if (*a && !a[1])
+            i++;
+          continue;
+        }
+      eq = strchr (a + 2, '=');
+      o = find_long (a + 2, eq ? (size_t)(eq - a - 2) : strlen (a + 2),
+                     &ambiguous);
+      if (!o)
+        continue;
+      arg = eq ? eq + 1 : NULL;
+      if (o->arg && !eq && i + 1 < argc)
+        arg = argv[++i];
+      if (o->id == O_OPTIONS)
+        *r_file = arg;
+      else if (o->id == O_NO_OPTIONS)
+        *r_no_options = 1;
+      else if (o->id == O_HOMEDIR)
+        *r_homedir = arg;
+    }
+}
+
+
+/* Read the options file the command line ARGV names, or gpg.conf.  */
+static gpg_error_t
+read_options_file (struct command_line *cl, int argc, char **argv)
+{
+  const char *file = NULL, *homedir = NULL;
+  int no_options = 0;
+
+  find_options_file (argc, argv, &file, &no_options, &homedir);
+  if (!file && no_options)
+    return 0;
+  return options_file_read (cl, file, homedir);
+}
+
+
 gpg_error_t
 parse_command_line (int argc, char **argv, struct command_line *cl)
 {
@@ -1222,6 +1395,8 @@ parse_command_line (int argc, char **argv, struct command_line *cl)
   int i, only_files = 0;
 
   memset (cl, 0, sizeof *cl);
+  memset (&files, 0, sizeof files);
+  err = read_options_file (cl, argc, argv);
   for (i = 1; i < argc && !err; i++)
     {
       const char *a = argv[i];

@@ -51,7 +51,7 @@ struct options
   int passphrase_fd;
   const char *passphrase_file;
   int pinentry_no_ask;          /* --pinentry-mode cancel or error.  */
-  const char *homedir;          /* --homedir: only --version shows it.  */
+  const char *homedir;          /* --homedir: for gpg.conf, --version.  */
   /* Issue 41, packets and session keys.  */
   int show_session_key;
   const char *override_session_key;     /* Wiped once read.  */
@@ -103,6 +103,20 @@ void options_set_defaults (void);
  * message (error.h) and ends the parsing.  */
 gpg_error_t parse_command_line (int argc, char **argv,
                                 struct command_line *cl);
+
+/* For an options file (options-file.c): whether the option of long
+ * name NAME, whole, takes an argument (1) or not (0), or -1 when
+ * there is none.  */
+int option_takes_argument (const char *name);
+
+/* Apply the option of long name NAME, which exists, with ARG (NULL
+ * when it takes none); WHERE names it in messages.  */
+gpg_error_t option_apply_named (struct command_line *cl, const char *name,
+                                const char *arg, const char *where);
+
+/* Open the files that the options parsed name: --log-file,
+ * --status-file, --command-file.  */
+gpg_error_t options_open_files (void);
 
 /* --help: the usage and the options, by group.  */
 void show_help (void);

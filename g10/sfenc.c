@@ -160,6 +160,8 @@ main (int argc, char **argv)
     return EXIT_FAILED;
   options_set_defaults ();
   err = parse_command_line (argc, argv, &cl);
+  if (!err)
+    err = options_open_files ();
   if (err)
     status_failure ("option-parser", gpg_error (GPG_ERR_GENERAL));
   if (!err && cl.cmd == CMD_HELP)

@@ -15,7 +15,6 @@
 #include <config.h>
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <gcrypt.h>
 #include <zlib.h>
@@ -26,6 +25,7 @@
 #include "deflate-engine.h"
 #include "error.h"
 #include "options.h"
+#include "options-file.h"
 #include "packet.h"
 #include "s2k.h"
 #include "version.h"
@@ -128,20 +128,11 @@ print_version_list (const char *title, enum algo_list list)
 }
 
 
-/* gpg's home directory, as gpg finds it: --homedir, else $GNUPGHOME,
- * else ~/.gnupg.  */
+/* gpg's home directory, as gpg finds it.  */
 static void
 print_home (void)
 {
-  const char *env = getenv ("GNUPGHOME");
-  const char *home = getenv ("HOME");
-
-  if (opt.homedir)
-    printf ("Home: %s\n", opt.homedir);
-  else if (env && *env)
-    printf ("Home: %s\n", env);
-  else
-    printf ("Home: %s/.gnupg\n", home ? home : "");
+  printf ("Home: %s\n", options_home_dir (opt.homedir));
 }
 
 

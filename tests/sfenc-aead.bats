@@ -46,9 +46,13 @@ setup () {
   head -c 300 /dev/urandom > "$T/in-300"
 }
 
+# Assert a failed run: status 2 and exactly the one line $1, after the
+# lines of gpg's log that -d writes first (tests/sfenc-gpglog.bats).
 assert_error () {
   echo "status=$status"
   echo "output=$output"
+  output=$(grep -v '^gpg: ' <<< "$output" || true)
+  mapfile -t lines <<< "$output"
   [ "$status" -eq 2 ]
   [ "${#lines[@]}" -eq 1 ]
   [ "$output" = "$1" ]

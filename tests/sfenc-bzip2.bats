@@ -17,7 +17,9 @@ setup () {
   T_BZIP2=${top_builddir:-$BATS_TEST_DIRNAME/..}/tests/t-bzip2
   export GNUPGHOME="$T/gnupg"
   mkdir -p -m 700 "$GNUPGHOME"
-  SF=("$SFENC" --batch --passphrase "pass phrase" --s2k-count 65536)
+  # -q: without the lines of gpg's log that come before an error on
+  # -d (tests/sfenc-gpglog.bats); -v, after it, undoes it.
+  SF=("$SFENC" --batch -q --passphrase "pass phrase" --s2k-count 65536)
   GPG=(gpg --batch --quiet --no-tty --pinentry-mode loopback
        --passphrase "pass phrase" --s2k-count 65536)
   head -c 0 /dev/zero > "$T/in-0"

@@ -2,9 +2,13 @@
 # The real programs that drive gpg, pointed at sfenc instead (issue
 # 21): duplicity (--gpg-binary), python-gnupg (gpgbinary=), GPGME
 # through python3-gpg (gpgme_set_engine_info), Emacs's EasyPG
-# (epg-gpg-program), Perl's GnuPG::Interface (call) and gpgtar (--gpg).
-# Each works both ways with gpg, and each fails on a wrong passphrase
-# with its own error, in bounded time: every step runs under timeout.
+# (epg-gpg-program), Perl's GnuPG::Interface (call) and gpgtar (--gpg);
+# and (issue 41) Vim's gnupg plugin (g:GPGExecutable), driven in a
+# tmux pseudo-terminal with the passphrase typed at the prompt, and
+# tomb (a program named gpg first on its PATH).  Each works both ways
+# with gpg, and each fails on a wrong passphrase with its own error,
+# in bounded time: every step runs under timeout, every wait for a
+# screen is bounded.
 #
 # The clients are Debian packages (.ci/run and quickstart.sh install
 # them); one that is missing is skipped with a loud NOT TESTED, never
@@ -29,7 +33,11 @@ setup () {
 }
 
 teardown () {
-  [ -z "${GH:-}" ] || { gpgconf --kill gpg-agent > /dev/null 2>&1; rm -rf "$GH"; }
+  [ -z "${GH:-}" ] || {
+    tmux -S "$GH/tmux" kill-server > /dev/null 2>&1
+    gpgconf --kill gpg-agent > /dev/null 2>&1
+    rm -rf "$GH"
+  }
 }
 
 # Skip, loudly, unless the client $1 can be run: $2... is its check.
@@ -283,4 +291,187 @@ gnupg_interface () {
   timeout 60 gpgtar --gpg "$SFENC" --gpg-args "$args" --decrypt \
     --directory "$T/out2" "$T/gpg.gpgtar"
   diff -r "$T/src" "$T/out2/src"
+}
+
+# Vim with the gnupg plugin, run by gpg program line $1 (g:GPGExecutable)
+# on file $2, in a tmux server of this test (its socket in $GH, where
+# the path is short enough), on a terminal of 100 x 30.
+vim_start () {
+  cat > "$T/vimrc" <<EOF
+set nocompatible
+set packpath=/usr/share/vim/vimfiles
+packadd gnupg
+let g:GPGExecutable = "$1"
+let g:GPGPreferSymmetric = 1
+EOF
+  tmux -S "$GH/tmux" new-session -d -s vim -x 100 -y 30 \
+    "timeout 120 vim -u $T/vimrc -i NONE -n $2"
+}
+
+vim_screen () {
+  tmux -S "$GH/tmux" capture-pane -p -t vim
+}
+
+vim_keys () {
+  tmux -S "$GH/tmux" send-keys -t vim "$@"
+}
+
+# Wait, at most 30 s, until Vim's screen shows the text $1.
+vim_wait () {
+  local i
+  for ((i = 0; i < 300; i++)); do
+    vim_screen 2> /dev/null | grep -qF -- "$1" && return 0
+    sleep 0.1
+  done
+  echo "waited 30 s for \"$1\"; the screen:"
+  vim_screen
+  return 1
+}
+
+# Wait, at most 30 s, until Vim has ended.
+vim_wait_end () {
+  local i
+  for ((i = 0; i < 300; i++)); do
+    tmux -S "$GH/tmux" has-session -t vim 2> /dev/null || return 0
+    sleep 0.1
+  done
+  echo "Vim did not end; the screen:"
+  vim_screen
+  return 1
+}
+
+need_vim_gnupg () {
+  need vim vim --version
+  need tmux tmux -V
+  need "Vim's gnupg plugin (vim-scripts)" \
+    test -f /usr/share/vim/vimfiles/pack/dist-bundle/opt/gnupg/plugin/gnupg.vim
+}
+
+# Open $2 in Vim through gpg program line $1, wait for the prompt $5,
+# type the passphrase $3, and wait for the screen to show $4.
+vim_open () {
+  vim_start "$1" "$2"
+  vim_wait "$5"
+  vim_keys "$3" Enter
+  vim_wait "$4"
+}
+
+@test "clients: Vim's gnupg plugin opens gpg's file through sfenc and writes one gpg reads" {
+  need_vim_gnupg
+  printf 'first line of the note\n' > "$T/note"
+  local gpg_batch=("$GPG" --batch --quiet --pinentry-mode loopback)
+  "${gpg_batch[@]}" --passphrase "$PASS" -c -o "$T/note.gpg" "$T/note"
+  # The plugin runs "--decrypt --list-only --logger-fd 1" and reads
+  # "gpg: encrypted with 1 passphrase" before it asks for anything;
+  # sfenc then asks for the passphrase on the terminal.
+  vim_open "$SFENC --trust-model always --s2k-count 65536" "$T/note.gpg" \
+    "$PASS" "first line of the note" "Enter passphrase:"
+  # Not "File is not encrypted": the plugin saw the line.
+  vim_screen | grep -q 'not encrypted' && return 1
+  # Change it and write it: sfenc -c asks twice.
+  vim_keys 'ggdGisecond version, written by Vim' Escape ':w' Enter
+  vim_wait "Enter passphrase:"
+  vim_keys "$PASS" Enter
+  vim_wait "Repeat passphrase:"
+  vim_keys "$PASS" Enter
+  vim_keys ':q' Enter
+  vim_wait_end
+  [ "$("${gpg_batch[@]}" --passphrase "$PASS" -d "$T/note.gpg")" = \
+    "second version, written by Vim" ]
+}
+
+@test "clients: Vim's gnupg plugin reads the same file through gpg, the oracle" {
+  need_vim_gnupg
+  need pinentry-curses test -x /usr/bin/pinentry-curses
+  printf 'first line of the note\n' > "$T/note"
+  "$GPG" --batch --quiet --pinentry-mode loopback --passphrase "$PASS" \
+    -c -o "$T/note.gpg" "$T/note"
+  echo "pinentry-program /usr/bin/pinentry-curses" > "$GH/gpg-agent.conf"
+  gpgconf --kill gpg-agent
+  vim_open "$GPG --no-symkey-cache --trust-model always" "$T/note.gpg" \
+    "$PASS" "first line of the note" "Passphrase:"
+  vim_screen | grep -q 'not encrypted' && return 1
+  vim_keys ':q' Enter
+  vim_wait_end
+  # A wrong passphrase: the plugin says so and opens nothing.
+  vim_open "$GPG --no-symkey-cache --trust-model always" "$T/note.gpg" \
+    wrong "Message could not be decrypted!" "Passphrase:"
+  vim_keys Enter ':q!' Enter
+  vim_wait_end
+}
+
+@test "clients: Vim's gnupg plugin with sfenc and a wrong passphrase says so, the file kept" {
+  need_vim_gnupg
+  printf 'first line of the note\n' > "$T/note"
+  "$SFENC" --batch --quiet --passphrase "$PASS" --s2k-count 65536 \
+    -c -o "$T/note.gpg" "$T/note"
+  cp "$T/note.gpg" "$T/note.orig"
+  vim_open "$SFENC --trust-model always" "$T/note.gpg" wrong \
+    "Message could not be decrypted!" "Enter passphrase:"
+  vim_screen | grep -q 'first line' && return 1
+  vim_keys Enter ':q!' Enter
+  vim_wait_end
+  cmp "$T/note.gpg" "$T/note.orig"
+}
+
+# tomb with the program $1 as its gpg (a link named gpg first on
+# PATH: tomb has no option for it), its passwords given on the command
+# line (--unsafe), as its own tests give them.
+tomb_with () {
+  local gpg=$1 bin
+  shift
+  bin="$T/bin-$(basename "$gpg")"
+  mkdir -p "$bin"
+  ln -sf "$gpg" "$bin/gpg"
+  PATH="$bin:$PATH" timeout 120 tomb "$@" --unsafe --ignore-swap -f
+}
+
+need_tomb () {
+  need tomb tomb -h
+}
+
+# The secret inside tomb key $1, as gpg decrypts it with password $2.
+tomb_secret () {
+  "$GPG" --batch --quiet --pinentry-mode loopback --passphrase "$2" -d "$1"
+}
+
+@test "clients: tomb forges a key through sfenc, gpg opens it, and back" {
+  need_tomb
+  # tomb forge writes a gpg -c --openpgp message of a random secret.
+  tomb_with "$SFENC" forge -k "$T/s.key" --tomb-pwd "$PASS"
+  tomb_secret "$T/s.key" "$PASS" > "$T/secret"
+  [ "$(stat -c %s "$T/secret")" -gt 0 ]
+  "$SFENC" --batch --quiet --passphrase "$PASS" -d "$T/s.key" \
+    | cmp - "$T/secret"
+  # tomb passwd through gpg reads sfenc's key and writes its own ...
+  tomb_with "$GPG" passwd -k "$T/s.key" --tomb-old-pwd "$PASS" \
+    --tomb-pwd second
+  tomb_secret "$T/s.key" second | cmp - "$T/secret"
+  # ... which sfenc reads, writing one gpg reads again.
+  run tomb_with "$SFENC" passwd -k "$T/s.key" --tomb-old-pwd second \
+    --tomb-pwd third
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ $output == *"Password OK."* ]]
+  tomb_secret "$T/s.key" third | cmp - "$T/secret"
+}
+
+@test "clients: tomb opens gpg's key through sfenc; a wrong password is refused as with gpg" {
+  need_tomb
+  tomb_with "$GPG" forge -k "$T/g.key" --tomb-pwd "$PASS"
+  tomb_secret "$T/g.key" "$PASS" > "$T/secret"
+  cp "$T/g.key" "$T/g.orig"
+  local prog
+  for prog in "$GPG" "$SFENC"; do
+    run tomb_with "$prog" passwd -k "$T/g.key" --tomb-old-pwd wrong \
+      --tomb-pwd other
+    echo "$prog: $output"
+    [ "$status" -eq 1 ]
+    [[ $output == *"No valid password supplied."* ]]
+    cmp "$T/g.key" "$T/g.orig"
+  done
+  run tomb_with "$SFENC" passwd -k "$T/g.key" --tomb-old-pwd "$PASS" \
+    --tomb-pwd second
+  [ "$status" -eq 0 ]
+  tomb_secret "$T/g.key" second | cmp - "$T/secret"
 }

@@ -17,15 +17,17 @@ setup () {
 }
 
 # Run sfenc with a time limit, so a hang fails instead of blocking.
+# -q: without the lines of gpg's log that come before an error on -d
+# (tests/sfenc-gpglog.bats); the tests here read sfenc's own line.
 sfenc () {
-  timeout 60 "$SFENC" "$@"
+  timeout 60 "$SFENC" -q "$@"
 }
 
 # As sfenc, with the standard output going to file $1.
 sfenc_to_file () {
   local out=$1
   shift
-  timeout 60 "$SFENC" "$@" > "$out"
+  timeout 60 "$SFENC" -q "$@" > "$out"
 }
 
 # Assert a failed run: status 2 and exactly the one line $1.
@@ -336,6 +338,6 @@ teardown () {
   fi
   run sfenc -c --batch --passphrase secret -o /dev/full --yes < "$T/plain"
   [ "$status" -eq 2 ]
-  run bash -c '"$1" -d --batch --passphrase secret "$2" > /dev/full' _ "$SFENC" "$T/msg"
+  run bash -c '"$1" -q -d --batch --passphrase secret "$2" > /dev/full' _ "$SFENC" "$T/msg"
   assert_error "sfenc: stdout: write error: No space left on device"
 }

@@ -29,9 +29,9 @@ teardown () {
   gpgconf --kill gpg-agent > /dev/null 2>&1 || true
 }
 
-# Run sfenc with the passphrase and a time limit.
+# Run sfenc with the passphrase and a time limit, and --quiet as gpg.
 sfenc () {
-  timeout 60 "$SFENC" --batch --passphrase secret "$@"
+  timeout 60 "$SFENC" --batch --quiet --passphrase secret "$@"
 }
 
 # Print the bytes whose decimal values are the arguments.

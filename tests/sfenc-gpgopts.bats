@@ -188,7 +188,7 @@ canonical_text () {
     --homedir "$T/nowhere" --force-mdc -c < "$T/plain" > "$T/msg" 2> "$T/err"
   [ ! -s "$T/err" ]
   [ ! -e "$T/nowhere" ]
-  "${SF[@]}" --no-tty --homedir="$T/nowhere" -d "$T/msg" 2> "$T/err" | cmp - "$T/plain"
+  "${SF[@]}" -q --no-tty --homedir="$T/nowhere" -d "$T/msg" 2> "$T/err" | cmp - "$T/plain"
   [ ! -s "$T/err" ]
   # gpg's own command line, as GPGME-style scripts write it.
   "$SFENC" --batch --no-tty --no-greeting --yes --homedir "$T/nowhere" \

@@ -11,7 +11,9 @@ setup () {
   T=$BATS_TEST_TMPDIR
   export GNUPGHOME="$T/gnupg"
   mkdir -p -m 700 "$GNUPGHOME"
-  SF=("$SFENC" --batch --passphrase "pass phrase" --s2k-count 65536)
+  # -q: without the lines of gpg's log that come before an error on
+  # -d (tests/sfenc-gpglog.bats); -v, after it, undoes it.
+  SF=("$SFENC" --batch -q --passphrase "pass phrase" --s2k-count 65536)
   GPG=(gpg --batch --quiet --no-tty --pinentry-mode loopback
        --passphrase "pass phrase" --s2k-count 65536)
   yes "sfenc inflate line" | head -c 700000 > "$T/in-text"

@@ -223,7 +223,7 @@ teardown () {
 
 @test "sfenc-interop: gpg's legacy SED (no MDC) only with --ignore-mdc-error" {
   "${GPG[@]}" -c --rfc2440 --cipher-algo CAST5 < "$T/in-17" > "$T/sed" 2> /dev/null
-  run "${SF[@]}" -d < "$T/sed"
+  run "${SF[@]}" -q -d < "$T/sed"
   [ "$status" -eq 2 ]
   [[ "$output" == "sfenc: decryption failed: the message is not integrity protected (no MDC); use --ignore-mdc-error to decrypt it anyway" ]]
   "${SF[@]}" -d --ignore-mdc-error < "$T/sed" > "$T/out" 2> "$T/err"
@@ -248,7 +248,7 @@ teardown () {
     < "$T/in-17" > "$T/msg"
   "${SF[@]}" -d < "$T/msg" > "$T/out"
   cmp "$T/in-17" "$T/out"
-  run "$SFENC" --batch --passphrase wrong -d "$T/msg"
+  run "$SFENC" --batch -q --passphrase wrong -d "$T/msg"
   [ "$status" -eq 2 ]
   [ "$output" = "sfenc: decryption failed: wrong passphrase (Bad session key)" ]
   # Without the SKESK (public key only) sfenc says why it cannot help.

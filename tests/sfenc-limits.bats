@@ -15,7 +15,9 @@ setup () {
   export LC_ALL=C
   export GNUPGHOME="$T/gnupg"
   mkdir -p -m 700 "$GNUPGHOME"
-  SF=("$SFENC" --batch --passphrase secret --s2k-count 65536)
+  # -q: without the lines of gpg's log that come before an error on
+  # -d (tests/sfenc-gpglog.bats).
+  SF=("$SFENC" --batch -q --passphrase secret --s2k-count 65536)
   GPG=(gpg --batch --quiet --no-tty --pinentry-mode loopback
        --passphrase secret --s2k-count 65536)
   GIB=${SFENC_LIMITS_GIB:-1}

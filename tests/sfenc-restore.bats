@@ -15,7 +15,9 @@ setup () {
   T=$BATS_TEST_TMPDIR
   export GNUPGHOME="$T/gnupg"
   mkdir -p -m 700 "$GNUPGHOME"
-  SF=("$SFENC" --batch --passphrase "pass phrase" --s2k-count 65536)
+  # -q: without the lines of gpg's log that come before an error on
+  # -d (tests/sfenc-gpglog.bats); -v, after it, undoes it.
+  SF=("$SFENC" --batch -q --passphrase "pass phrase" --s2k-count 65536)
   GPG=(gpg --batch --quiet --no-tty --pinentry-mode loopback
        --passphrase "pass phrase" --s2k-count 65536)
   # Compressible and not: text, then random bytes, then text; several

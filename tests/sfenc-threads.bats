@@ -30,6 +30,10 @@ need_gpg () {
 # Assert a failed run: status 2 and one line, "sfenc: " then $1.
 assert_error () {
   echo "status=$status output=$output"
+  # After the lines of gpg's log that -d writes first
+  # (tests/sfenc-gpglog.bats).
+  output=$(grep -v '^gpg: ' <<< "$output" || true)
+  mapfile -t lines <<< "$output"
   [ "$status" -eq 2 ]
   [ "${#lines[@]}" -eq 1 ]
   [[ "$output" == "sfenc: $1"* ]]
