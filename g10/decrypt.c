@@ -44,6 +44,7 @@
 #include "log.h"
 #include "options.h"
 #include "s2k.h"
+#include "compliance.h"
 #include "compress.h"
 #include "outfile.h"
 #include "passphrase.h"
@@ -389,9 +390,11 @@ open_cipher (const skesk_t *sk, int tag, char **pass,
       extension_note_use (spec);
       status_decryption_info (tag == PKT_ENCRYPTED_MDC ? GCRY_MD_SHA1 : 0,
                               spec->openpgp_id, 0);
-      err = sf_cipher_open (r_hd, spec, tag == PKT_ENCRYPTED_MDC ? SF_MODE_CFB
-                            : SF_MODE_OPENPGP_CFB, SF_CIPHER_SECURE);
+      err = compliance_check_decryption (spec, 0);
     }
+  if (!err)
+    err = sf_cipher_open (r_hd, spec, tag == PKT_ENCRYPTED_MDC ? SF_MODE_CFB
+                          : SF_MODE_OPENPGP_CFB, SF_CIPHER_SECURE);
   if (!err)
     err = sf_cipher_setkey (*r_hd, key, keylen);
   if (!err)
@@ -677,8 +680,10 @@ decrypt_aead (packet_body_t *body, int tag, const skesk_t *sk,
     {
       extension_note_use (spec);
       status_decryption_info (0, spec->openpgp_id, h.aead_algo);
-      err = start_read_ahead (&ahead, aead_source_read, as);
+      err = compliance_check_decryption (spec, h.aead_algo);
     }
+  if (!err)
+    err = start_read_ahead (&ahead, aead_source_read, as);
   if (!err && ahead)
     err = reader_init (&plain, source_thread_read, ahead);
   else if (!err)

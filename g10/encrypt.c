@@ -36,6 +36,7 @@
 #include "log.h"
 #include "options.h"
 #include "s2k.h"
+#include "compliance.h"
 #include "compress.h"
 #include "outfile.h"
 #include "passphrase.h"
@@ -525,6 +526,8 @@ encrypt_file (const char *infile)
     err = find_cipher (&spec);
   if (!err)
     err = check_aead (spec);
+  if (!err)
+    err = compliance_check_encryption (spec);
   if (!err)
     {
       extension_note_use (spec);

@@ -19,6 +19,7 @@
 
 #include "options.h"
 #include "argon2.h"
+#include "compliance.h"
 #include "compress.h"
 #include "error.h"
 #include "inflate-engine.h"
@@ -106,7 +107,6 @@ enum opt_id
     O_NO_AUTO_MODULES,
     O_IGNORE_MDC_ERROR,
     O_WITH_COLONS,
-    O_OPENPGP,
     O_NO_TEXTMODE,
     O_LIST_ONLY,
     O_DRY_RUN,
@@ -114,7 +114,14 @@ enum opt_id
     O_ENABLE_PROGRESS_FILTER,
     O_PROGRESS,
     O_VERBOSE,
-    O_QUIET
+    O_QUIET,
+    O_COMPLIANCE,
+    O_COMPLIANCE_MODE,          /* --NAME for --compliance=NAME.  */
+    O_REQUIRE_COMPLIANCE,
+    O_PRINT_MD,
+    O_PRINT_MDS,
+    O_GEN_RANDOM,
+    O_LIST_GCRYPT_CONFIG
   };
 
 /* One option: its id, short and long name, the name of its argument
@@ -148,6 +155,16 @@ static const struct option_def options[] =
       "list the cipher implementations and exit" },
     { O_LIST_CONFIG, 0, "list-config", NULL,
       "list the configuration as gpg does (the \"cfg:\" lines)" },
+
+    /* gpg's small commands beside -c and -d (issue 41).  */
+    { O_PRINT_MD, 0, "print-md", NULL,
+      "print the digest ALGO (\"*\" for all) of the files, as gpg" },
+    { O_PRINT_MDS, 0, "print-mds", NULL,
+      "print gpg's seven digests of the files" },
+    { O_GEN_RANDOM, 0, "gen-random", NULL,
+      "write COUNT random bytes of quality 0, 1 or 2 (args: LEVEL [COUNT])" },
+    { O_LIST_GCRYPT_CONFIG, 0, "list-gcrypt-config", NULL,
+      "show libgcrypt's configuration" },
 
     { 0, 0, NULL, NULL, "Commands that need keys" },
     { O_KEYS_PUBLIC, 'e', "encrypt", NULL, "encrypt to a public key" },
@@ -316,9 +333,28 @@ static const struct option_def options[] =
     { O_NO_TEXTMODE, 0, "no-textmode", NULL, "forget the -t given before" },
     { O_GPG_NOOP, 0, "force-mdc", NULL,
       "accepted for gpg; the MDC is always written" },
-    { O_OPENPGP, 0, "openpgp", NULL,
+    /* The compliance modes (compliance.h, issue 41).  */
+    { O_COMPLIANCE, 0, "compliance", "NAME",
+      "gnupg, openpgp, rfc4880, rfc4880bis, rfc2440, pgp6, pgp7, pgp8"
+      " or de-vs" },
+    { O_COMPLIANCE_MODE, 0, "gnupg", NULL,
+      "--compliance=gnupg (the default)" },
+    { O_COMPLIANCE_MODE, 0, "no-pgp2", NULL, "the same as --gnupg" },
+    { O_COMPLIANCE_MODE, 0, "no-pgp6", NULL, "the same as --gnupg" },
+    { O_COMPLIANCE_MODE, 0, "no-pgp7", NULL, "the same as --gnupg" },
+    { O_COMPLIANCE_MODE, 0, "no-pgp8", NULL, "the same as --gnupg" },
+    { O_COMPLIANCE_MODE, 0, "openpgp", NULL,
       "RFC 4880 only: 3DES without --cipher-algo, no AEAD or Argon2" },
-    { O_OPENPGP, 0, "rfc4880", NULL, "the same as --openpgp" },
+    { O_COMPLIANCE_MODE, 0, "rfc4880", NULL, "the same as --openpgp" },
+    { O_COMPLIANCE_MODE, 0, "rfc4880bis", NULL, "--compliance=rfc4880bis" },
+    { O_COMPLIANCE_MODE, 0, "rfc2440", NULL, "--compliance=rfc2440" },
+    { O_COMPLIANCE_MODE, 0, "pgp6", NULL, "--compliance=pgp6" },
+    { O_COMPLIANCE_MODE, 0, "pgp7", NULL, "--compliance=pgp7" },
+    { O_COMPLIANCE_MODE, 0, "pgp8", NULL, "--compliance=pgp8" },
+    { O_REQUIRE_COMPLIANCE, 0, "require-compliance", NULL,
+      "with --compliance=de-vs: fail -d on data that is not compliant" },
+    { O_GPG_NOOP, 0, "override-compliance-check", NULL,
+      "accepted for gpg; without effect in gpg 2.2 too" },
     { O_S2K_CIPHER_ALGO, 0, "s2k-cipher-algo", "NAME",
       "cipher when --cipher-algo is not given" },
     { O_S2K_DIGEST_ALGO, 0, "s2k-digest-algo", "NAME",
@@ -855,24 +891,6 @@ set_pinentry_mode (const char *name, const char *arg)
 }
 
 
-/* --openpgp, --rfc4880: what gpg 2.2's RFC 4880 mode changes in a
- * passphrase message.  It sets the cipher used when none is given to
- * 3DES, RFC 4880's one required cipher; gpg applies --cipher-algo and
- * --s2k-cipher-algo after it, wherever they stand, and so does sfenc.
- * RFC 4880 has no AEAD and no Argon2, which are refused.  */
-static gpg_error_t
-set_openpgp (void)
-{
-  if (opt.aead_algo)
-    return usage_error ("--aead-algo", "RFC 4880 (--openpgp) has no AEAD");
-  if (opt.s2k_mode == S2K_ARGON2)
-    return usage_error ("--s2k-mode", "RFC 4880 (--openpgp) has no Argon2");
-  if (!opt.s2k_cipher_algo)
-    opt.s2k_cipher_algo = "3DES";
-  return 0;
-}
-
-
 /* Append VALUE of option NAME to LIST of *N entries.  */
 static gpg_error_t
 add_to_list (const char **list, size_t *n, const char *name,
@@ -915,7 +933,16 @@ apply_switch (struct command_line *cl, const struct option_def *o,
     case O_ARMOR: opt.armor = 1; break;
     case O_TEXTMODE: opt.textmode = 1; break;
     case O_NO_TEXTMODE: opt.textmode = 0; break;
-    case O_OPENPGP: opt.openpgp = 1; break;
+    case O_COMPLIANCE_MODE:
+      /* --no-pgp2 .. --no-pgp8 are gpg's old names of --gnupg.  */
+      return compliance_set_name (strncmp (o->long_name, "no-", 3)
+                                  ? o->long_name : "gnupg");
+    case O_REQUIRE_COMPLIANCE: compliance_require (); break;
+    case O_PRINT_MD: return set_command (cl, CMD_PRINT_MD, name);
+    case O_PRINT_MDS: return set_command (cl, CMD_PRINT_MDS, name);
+    case O_GEN_RANDOM: return set_command (cl, CMD_GEN_RANDOM, name);
+    case O_LIST_GCRYPT_CONFIG:
+      return set_command (cl, CMD_LIST_GCRYPT_CONFIG, name);
     case O_WITH_COLONS: opt.with_colons = 1; break;
     case O_LIST_ONLY: opt.list_only = 1; break;
     case O_DRY_RUN: opt.dry_run = 1; break;
@@ -1044,6 +1071,8 @@ apply_argument (struct command_line *cl, enum opt_id id, const char *name,
       break;
     case O_PINENTRY_MODE:
       return set_pinentry_mode (name, arg);
+    case O_COMPLIANCE:
+      return compliance_set_name (arg);
     case O_INFLATE_IMPL:
       opt.inflate_impl = inflate_impl_from_name (arg);
       if (opt.inflate_impl < 0)
@@ -1204,11 +1233,13 @@ parse_command_line (int argc, char **argv, struct command_line *cl)
       else
         err = parse_short_options (cl, argc, argv, &i);
     }
-  if (!err && opt.openpgp)
-    err = set_openpgp ();
-  /* The words are the items of --list-config, else one file.  */
+  if (!err)
+    err = compliance_apply ();
+  /* The words are one file, or the arguments of a command that takes
+   * more.  */
   if (!err && cl->n_args > 1 && cl->cmd != CMD_LIST_CONFIG
-      && cl->cmd != CMD_KEYS)
+      && cl->cmd != CMD_KEYS && cl->cmd != CMD_PRINT_MD
+      && cl->cmd != CMD_PRINT_MDS && cl->cmd != CMD_GEN_RANDOM)
     err = usage_error (cl->args[1], "only one input file may be given");
   return err;
 }

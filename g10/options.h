@@ -43,7 +43,6 @@ struct options
   int bzip2_compress_level;     /* -1 when not given.  */
   int compress_algo;
   int textmode;                 /* -t: literal data as text.  */
-  int openpgp;                  /* --openpgp: RFC 4880 only.  */
   const char *set_filename;     /* The name in the literal packet.  */
   const char *s2k_cipher_algo;
   const char *output;
@@ -67,7 +66,11 @@ enum cmd
     CMD_KEYS,                   /* A gpg command that needs keys.  */
     CMD_VERSION,
     CMD_HELP,
-    CMD_DUMP_OPTIONS
+    CMD_DUMP_OPTIONS,
+    CMD_PRINT_MD,
+    CMD_PRINT_MDS,
+    CMD_GEN_RANDOM,
+    CMD_LIST_GCRYPT_CONFIG
   };
 
 /* Room for the names of a list option given more than once.  */

@@ -226,3 +226,17 @@ list_config (const char *const *items, size_t n_items)
     }
   return 0;
 }
+
+
+gpg_error_t
+list_gcrypt_config (void)
+{
+  char *config = gcry_get_config (0, NULL);
+
+  if (!config)
+    return fail (gpg_error_from_syserror (), "libgcrypt",
+                 "no configuration");
+  fputs (config, stdout);
+  gcry_free (config);
+  return 0;
+}
