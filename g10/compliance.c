@@ -230,3 +230,10 @@ compliance_check_decryption (const sf_cipher_spec_t *spec, int aead_algo)
     }
   return 0;
 }
+
+
+int
+compliance_de_vs_active (void)
+{
+  return current == COMPLIANCE_DE_VS && de_vs_library ();
+}

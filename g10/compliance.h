@@ -51,4 +51,8 @@ gpg_error_t compliance_check_encryption (const sf_cipher_spec_t *spec);
 gpg_error_t compliance_check_decryption (const sf_cipher_spec_t *spec,
                                          int aead_algo);
 
+/* Whether the mode is de-vs and libgcrypt claims compliance with it,
+ * as --gpgconf-list reports.  */
+int compliance_de_vs_active (void);
+
 #endif /*SFENC_COMPLIANCE_H*/

@@ -77,3 +77,11 @@ gen_random_command (const char *const *args, size_t n_args)
                 strerror (errno));
   return err;
 }
+
+
+gpg_error_t
+gen_prime_command (void)
+{
+  return fail (gpg_error (GPG_ERR_NOT_SUPPORTED), "--gen-prime",
+               "not supported, as in gpg 2.2");
+}

@@ -12,4 +12,8 @@
  * take no more.  ARGS are the N_ARGS words after the options.  */
 gpg_error_t gen_random_command (const char *const *args, size_t n_args);
 
+/* --gen-prime: refused, as gpg 2.2 refuses it ("not yet
+ * supported").  */
+gpg_error_t gen_prime_command (void);
+
 #endif /*SFENC_GEN_RANDOM_H*/

@@ -121,7 +121,12 @@ enum opt_id
     O_PRINT_MD,
     O_PRINT_MDS,
     O_GEN_RANDOM,
-    O_LIST_GCRYPT_CONFIG
+    O_LIST_GCRYPT_CONFIG,
+    O_GEN_PRIME,
+    O_GPGCONF_LIST,
+    O_GPGCONF_TEST,
+    O_ANSWER_NO,
+    O_PASSPHRASE_REPEAT
   };
 
 /* One option: its id, short and long name, the name of its argument
@@ -165,6 +170,12 @@ static const struct option_def options[] =
       "write COUNT random bytes of quality 0, 1 or 2 (args: LEVEL [COUNT])" },
     { O_LIST_GCRYPT_CONFIG, 0, "list-gcrypt-config", NULL,
       "show libgcrypt's configuration" },
+    { O_GEN_PRIME, 0, "gen-prime", NULL,
+      "refused, as gpg 2.2 refuses it" },
+    { O_GPGCONF_LIST, 0, "gpgconf-list", NULL,
+      "the defaults gpgconf asks gpg for" },
+    { O_GPGCONF_TEST, 0, "gpgconf-test", NULL,
+      "nothing to check: sfenc reads no options file" },
 
     { 0, 0, NULL, NULL, "Commands that need keys" },
     { O_KEYS_PUBLIC, 'e', "encrypt", NULL, "encrypt to a public key" },
@@ -174,6 +185,7 @@ static const struct option_def options[] =
     { O_KEYS_SECRET, 'b', "detach-sign", NULL, "make a detached signature" },
     { O_KEYS_KEYRING, 0, "verify", NULL, "verify a signature" },
     { O_KEYS_KEYRING, 'k', "list-keys", NULL, "list keys" },
+    { O_KEYS_KEYRING, 0, "list-key", NULL, "the same as --list-keys" },
     { O_KEYS_KEYRING, 0, "list-public-keys", NULL, "list keys" },
     { O_KEYS_KEYRING, 'K', "list-secret-keys", NULL, "list secret keys" },
     { O_KEYS_KEYRING, 0, "list-sigs", NULL, "list keys and signatures" },
@@ -282,6 +294,10 @@ static const struct option_def options[] =
     { O_ENABLE_PROGRESS_FILTER, 0, "enable-progress-filter", NULL,
       "add PROGRESS lines to the status lines" },
     { O_YES, 0, "yes", NULL, "overwrite existing output files" },
+    { O_ANSWER_NO, 0, "no", NULL,
+      "keep existing output files, asking nothing" },
+    { O_GPG_NOOP, 'i', "interactive", NULL,
+      "accepted for gpg; an existing output is asked about anyway" },
     { O_COMPRESS_LEVEL, 'z', "compress-level", "N",
       "compression level N (0 disables compression)" },
     { O_BZIP2_COMPRESS_LEVEL, 0, "bzip2-compress-level", "N",
@@ -307,6 +323,10 @@ static const struct option_def options[] =
       "encrypt to NAME (with -e, which fails)" },
     { O_RECIPIENT, 'R', "hidden-recipient", "NAME",
       "encrypt to NAME, unnamed (with -e, which fails)" },
+    { O_RECIPIENT, 'f', "recipient-file", "FILE",
+      "encrypt to the key in FILE (with -e, which fails)" },
+    { O_RECIPIENT, 'F', "hidden-recipient-file", "FILE",
+      "the same, unnamed (with -e, which fails)" },
     { O_SIGNER, 'u', "local-user", "NAME",
       "sign as NAME (with -s, which fails)" },
     { O_SIGNER, 0, "default-key", "NAME", "the same as --local-user" },
@@ -397,6 +417,8 @@ static const struct option_def options[] =
       "read the passphrase from FILE" },
     { O_PASSPHRASE, 0, "passphrase", "STRING",
       "use STRING as the passphrase (others can see it)" },
+    { O_PASSPHRASE_REPEAT, 0, "passphrase-repeat", "N",
+      "with -c, ask for the passphrase N more times (default 1)" },
     { O_PINENTRY_MODE, 0, "pinentry-mode", "MODE",
       "default, ask, loopback, cancel or error (as gpg)" },
     { O_IGNORE_MDC_ERROR, 0, "ignore-mdc-error", NULL,
@@ -635,6 +657,9 @@ static const struct option_def options[] =
       "gpg's default: sfenc never writes to the name in a message" },
     { O_GPG_NOOP, 0, "no-for-your-eyes-only", NULL,
       "gpg's default: sfenc never sets that flag" },
+    { O_GPG_NOOP_ARG, 0, "force-ownertrust", "TRUST", "the trust database" },
+    { O_GPG_NOOP, 0, "force-sign-key", NULL, "key signatures" },
+    { O_GPG_NOOP, 0, "use-only-openpgp-card", NULL, "smartcards" },
     { O_GPG_NOOP, 0, "mangle-dos-filenames", NULL,
       "output file names, on Windows only" },
     { O_GPG_NOOP, 0, "no-mangle-dos-filenames", NULL,
@@ -661,6 +686,7 @@ options_set_defaults (void)
   opt.compress_algo = COMPRESS_ZIP;
   opt.inflate_impl = INFLATE_IMPL_ZLIB;
   opt.passphrase_fd = -1;
+  opt.passphrase_repeat = 1;
 }
 
 
@@ -943,6 +969,10 @@ apply_switch (struct command_line *cl, const struct option_def *o,
     case O_GEN_RANDOM: return set_command (cl, CMD_GEN_RANDOM, name);
     case O_LIST_GCRYPT_CONFIG:
       return set_command (cl, CMD_LIST_GCRYPT_CONFIG, name);
+    case O_GEN_PRIME: return set_command (cl, CMD_GEN_PRIME, name);
+    case O_GPGCONF_LIST: return set_command (cl, CMD_GPGCONF_LIST, name);
+    case O_GPGCONF_TEST: return set_command (cl, CMD_GPGCONF_TEST, name);
+    case O_ANSWER_NO: opt.answer_no = 1; break;
     case O_WITH_COLONS: opt.with_colons = 1; break;
     case O_LIST_ONLY: opt.list_only = 1; break;
     case O_DRY_RUN: opt.dry_run = 1; break;
@@ -1005,6 +1035,8 @@ apply_number (enum opt_id id, const char *name, const char *arg)
       break;
     case O_PASSPHRASE_FD:
       return set_int (&opt.passphrase_fd, name, arg, 0, INT_MAX);
+    case O_PASSPHRASE_REPEAT:
+      return set_int (&opt.passphrase_repeat, name, arg, 0, 9);
     case O_LOGGER_FD:
       err = parse_number (name, arg, 0, INT_MAX, &v);
       if (!err)
@@ -1213,6 +1245,22 @@ parse_short_options (struct command_line *cl, int argc, char **argv, int *i)
 }
 
 
+/* Whether the words after the options of command CMD may be more than
+ * one file: the items of --list-config, the arguments of a command.  */
+static int
+takes_words (enum cmd cmd)
+{
+  switch (cmd)
+    {
+    case CMD_LIST_CONFIG: case CMD_KEYS: case CMD_PRINT_MD:
+    case CMD_PRINT_MDS: case CMD_GEN_RANDOM: case CMD_GEN_PRIME:
+      return 1;
+    default:
+      return 0;
+    }
+}
+
+
 gpg_error_t
 parse_command_line (int argc, char **argv, struct command_line *cl)
 {
@@ -1235,11 +1283,7 @@ parse_command_line (int argc, char **argv, struct command_line *cl)
     }
   if (!err)
     err = compliance_apply ();
-  /* The words are one file, or the arguments of a command that takes
-   * more.  */
-  if (!err && cl->n_args > 1 && cl->cmd != CMD_LIST_CONFIG
-      && cl->cmd != CMD_KEYS && cl->cmd != CMD_PRINT_MD
-      && cl->cmd != CMD_PRINT_MDS && cl->cmd != CMD_GEN_RANDOM)
+  if (!err && cl->n_args > 1 && !takes_words (cl->cmd))
     err = usage_error (cl->args[1], "only one input file may be given");
   return err;
 }

@@ -51,6 +51,8 @@ struct options
   const char *passphrase_file;
   int pinentry_no_ask;          /* --pinentry-mode cancel or error.  */
   const char *homedir;          /* --homedir: only --version shows it.  */
+  int answer_no;                /* --no: an existing output is kept.  */
+  int passphrase_repeat;        /* -c asks again this many times.  */
 };
 
 extern struct options opt;
@@ -70,7 +72,10 @@ enum cmd
     CMD_PRINT_MD,
     CMD_PRINT_MDS,
     CMD_GEN_RANDOM,
-    CMD_LIST_GCRYPT_CONFIG
+    CMD_LIST_GCRYPT_CONFIG,
+    CMD_GEN_PRIME,
+    CMD_GPGCONF_LIST,
+    CMD_GPGCONF_TEST
   };
 
 /* Room for the names of a list option given more than once.  */

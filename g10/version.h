@@ -24,4 +24,8 @@ gpg_error_t list_config (const char *const *items, size_t n_items);
  * it.  */
 gpg_error_t list_gcrypt_config (void);
 
+/* --gpgconf-list: the defaults gpgconf reads from gpg 2.2.40, in its
+ * format.  */
+gpg_error_t gpgconf_list (void);
+
 #endif /*SFENC_VERSION_H*/

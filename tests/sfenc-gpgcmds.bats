@@ -245,3 +245,54 @@ libgcrypt_de_vs () {
   libgcrypt_de_vs \
     || echo "# NOT TESTED: DECRYPTION_COMPLIANCE_MODE itself: this libgcrypt does not claim de-vs compliance, so neither gpg nor sfenc writes it" >&3
 }
+
+@test "gpgcmds: --gpgconf-list prints gpg's lines, --gpgconf-test succeeds, --gen-prime is refused, as gpg's" {
+  need_gpg
+  diff <(gpg --gpgconf-list) <("$SFENC" --gpgconf-list)
+  run gpg --gpgconf-test
+  [ "$status" -eq 0 ]
+  run "$SFENC" --gpgconf-test
+  [ "$status" -eq 0 ]
+  [ -z "$output" ]
+  run gpg --gen-prime 1 64
+  [ "$status" -eq 2 ]
+  run "$SFENC" --gen-prime 1 64
+  [ "$status" -eq 2 ]
+  [ "$output" = "sfenc: --gen-prime: not supported, as in gpg 2.2" ]
+}
+
+@test "gpgcmds: --list-key is --list-keys; -f and -F name recipients; the key-only options change nothing for -c" {
+  need_gpg
+  echo hello > p
+  run "$SFENC" --batch --status-fd 1 --list-key
+  [ "$status" -eq 2 ]
+  [ "${lines[0]}" = "[GNUPG:] FAILURE list-key 33554492" ]
+  # -c with these encrypts as without them, in gpg too.
+  local o
+  for o in "-f r.asc" "-F r.asc" "--recipient-file r.asc" "--hidden-recipient-file r.asc" \
+           "--force-sign-key" "--use-only-openpgp-card" "--force-ownertrust ultimate" \
+           "-i" "--interactive" "--no" "--passphrase-repeat 0" "--passphrase-repeat 3"; do
+    "${GPG[@]}" $o -c -o g.gpg p 2> /dev/null
+    "${SF[@]}" $o -c -o s.gpg p
+    diff <(packets g.gpg) <(packets s.gpg) || { echo "$o"; return 1; }
+    [ "$("${SF[@]}" -d s.gpg)" = hello ]
+    rm s.gpg
+  done
+  run "${SF[@]}" --passphrase-repeat 10 -c -o s.gpg p
+  [ "$status" -eq 2 ]
+  [ ! -e s.gpg ]
+}
+
+@test "gpgcmds: --no keeps an existing output without asking on --command-fd" {
+  echo hello > p
+  echo old > s.gpg
+  run bash -c "echo y | '$SFENC' --passphrase s --no --command-fd 0 --status-fd 1 -c -o s.gpg p"
+  [ "$status" -eq 2 ]
+  [[ $output != *GET_BOOL* ]]
+  [ "$(cat s.gpg)" = old ]
+  # Without --no the question is asked, and the answer replaces it.
+  run bash -c "echo y | '$SFENC' --passphrase s --command-fd 0 --status-fd 1 -c -o s.gpg p"
+  [ "$status" -eq 0 ]
+  [[ $output == *"GET_BOOL openfile.overwrite.okay"* ]]
+  [ "$(cat s.gpg)" != old ]
+}
