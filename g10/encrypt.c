@@ -113,14 +113,18 @@ seipd_finish (seipd_writer_t *sw)
 }
 
 
-/* Look up the cipher of the options: as gpg, --s2k-cipher-algo when
- * --cipher-algo is not given.  */
+/* Look up the cipher of the options: as gpg, the first of
+ * --personal-cipher-preferences when --cipher-algo is not given, and
+ * --s2k-cipher-algo without either.  */
 static gpg_error_t
 find_cipher (const sf_cipher_spec_t **r_spec)
 {
-  const char *option = opt.cipher_algo || !opt.s2k_cipher_algo
-                       ? "--cipher-algo" : "--s2k-cipher-algo";
+  const char *option = opt.cipher_algo ? "--cipher-algo"
+                       : *opt.personal_cipher ? "--personal-cipher-prefs"
+                       : opt.s2k_cipher_algo ? "--s2k-cipher-algo"
+                       : "--cipher-algo";
   const char *algo = opt.cipher_algo ? opt.cipher_algo
+                     : *opt.personal_cipher ? opt.personal_cipher
                      : opt.s2k_cipher_algo ? opt.s2k_cipher_algo : "AES256";
   gpg_error_t err;
 

@@ -51,6 +51,11 @@
 
 struct options opt;
 
+/* --personal-compress-preferences' first algorithm, -1 for none, and
+ * whether --compress-algo, which wins, was given.  */
+static int personal_compress = -1;
+static int compress_algo_given;
+
 enum opt_id
   {
     O_SYMMETRIC = 1,
@@ -126,7 +131,9 @@ enum opt_id
     O_GPGCONF_LIST,
     O_GPGCONF_TEST,
     O_ANSWER_NO,
-    O_PASSPHRASE_REPEAT
+    O_PASSPHRASE_REPEAT,
+    O_PERSONAL_CIPHER_PREFS,
+    O_PERSONAL_COMPRESS_PREFS
   };
 
 /* One option: its id, short and long name, the name of its argument
@@ -411,6 +418,20 @@ static const struct option_def options[] =
       "none, zip, zlib or bzip2 (default zip)" },
     { O_COMPRESS_ALGO, 0, "compression-algo", "NAME",
       "the same as --compress-algo" },
+    /* gpg's preferences for its recipients' keys, of which -c takes
+     * the first cipher and compression (issue 41).  */
+    { O_PERSONAL_CIPHER_PREFS, 0, "personal-cipher-preferences", "LIST",
+      "the first of LIST is the cipher without --cipher-algo" },
+    { O_PERSONAL_CIPHER_PREFS, 0, "personal-cipher-prefs", "LIST",
+      "the same as --personal-cipher-preferences" },
+    { O_PERSONAL_COMPRESS_PREFS, 0, "personal-compress-preferences", "LIST",
+      "the first of LIST is the compression without --compress-algo" },
+    { O_PERSONAL_COMPRESS_PREFS, 0, "personal-compress-prefs", "LIST",
+      "the same as --personal-compress-preferences" },
+    { O_GPG_NOOP_ARG, 0, "personal-digest-preferences", "LIST",
+      "accepted for gpg; gpg -c does not use it either" },
+    { O_GPG_NOOP_ARG, 0, "personal-digest-prefs", "LIST",
+      "the same as --personal-digest-preferences" },
     { O_PASSPHRASE_FD, 0, "passphrase-fd", "N",
       "read the passphrase from file descriptor N" },
     { O_PASSPHRASE_FILE, 0, "passphrase-file", "FILE",
@@ -917,6 +938,66 @@ set_pinentry_mode (const char *name, const char *arg)
 }
 
 
+/* Copy the first item of gpg's preference list LIST, whose items are
+ * separated by blanks or commas, to ITEM of SIZE bytes; an empty list
+ * and gpg's "none" give "".  */
+static gpg_error_t
+first_preference (const char *name, const char *list, char *item,
+                  size_t size)
+{
+  size_t len;
+
+  list += strspn (list, " ,");
+  len = strcspn (list, " ,");
+  if (len >= size)
+    return usage_error (name, "invalid item '%.*s' in preference string",
+                        (int)len, list);
+  memcpy (item, list, len);
+  item[len] = 0;
+  if (!strcasecmp (item, "none"))
+    *item = 0;
+  return 0;
+}
+
+
+/* --personal-cipher-preferences: gpg -c encrypts with the first
+ * cipher, written as a name or "S" and its id ("S9").  */
+static gpg_error_t
+set_personal_cipher (const char *name, const char *list)
+{
+  char *item = opt.personal_cipher;
+  gpg_error_t err;
+
+  err = first_preference (name, list, item, sizeof opt.personal_cipher);
+  /* The id alone is what the cipher table looks up by number.  */
+  if (!err && (*item == 'S' || *item == 's') && item[1] >= '0'
+      && item[1] <= '9')
+    memmove (item, item + 1, strlen (item));
+  return err;
+}
+
+
+/* --personal-compress-preferences: gpg -c compresses with the first
+ * algorithm unless --compress-algo is given; "uncompressed" is
+ * none.  */
+static gpg_error_t
+set_personal_compress (const char *name, const char *list)
+{
+  char item[32];
+  gpg_error_t err;
+
+  err = first_preference (name, list, item, sizeof item);
+  if (err || !*item)
+    return err;
+  personal_compress = strcasecmp (item, "uncompressed")
+                      ? compress_algo_from_name (item) : COMPRESS_NONE;
+  if (personal_compress < 0)
+    return usage_error (name, "invalid item '%s' in preference string",
+                        item);
+  return 0;
+}
+
+
 /* Append VALUE of option NAME to LIST of *N entries.  */
 static gpg_error_t
 add_to_list (const char **list, size_t *n, const char *name,
@@ -1095,7 +1176,12 @@ apply_argument (struct command_line *cl, enum opt_id id, const char *name,
       break;
     case O_AEAD_FORMAT:
       return set_aead_format (name, arg);
+    case O_PERSONAL_CIPHER_PREFS:
+      return set_personal_cipher (name, arg);
+    case O_PERSONAL_COMPRESS_PREFS:
+      return set_personal_compress (name, arg);
     case O_COMPRESS_ALGO:
+      compress_algo_given = 1;
       opt.compress_algo = compress_algo_from_name (arg);
       if (opt.compress_algo < 0)
         return usage_error (name, "unknown compression algorithm '%s'"
@@ -1281,6 +1367,8 @@ parse_command_line (int argc, char **argv, struct command_line *cl)
       else
         err = parse_short_options (cl, argc, argv, &i);
     }
+  if (!err && personal_compress >= 0 && !compress_algo_given)
+    opt.compress_algo = personal_compress;
   if (!err)
     err = compliance_apply ();
   if (!err && cl->n_args > 1 && !takes_words (cl->cmd))

@@ -52,6 +52,7 @@ struct options
   int pinentry_no_ask;          /* --pinentry-mode cancel or error.  */
   const char *homedir;          /* --homedir: only --version shows it.  */
   int answer_no;                /* --no: an existing output is kept.  */
+  char personal_cipher[32];     /* First of --personal-cipher-prefs.  */
   int passphrase_repeat;        /* -c asks again this many times.  */
 };
 

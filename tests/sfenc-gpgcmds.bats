@@ -296,3 +296,30 @@ libgcrypt_de_vs () {
   [[ $output == *"GET_BOOL openfile.overwrite.okay"* ]]
   [ "$(cat s.gpg)" != old ]
 }
+
+@test "gpgcmds: -c takes the first of the personal cipher and compression preferences, as gpg -c does" {
+  need_gpg
+  local o
+  echo hello > p
+  for o in "--personal-cipher-prefs twofish" "--personal-cipher-preferences twofish,aes" \
+           "--s2k-cipher-algo aes128 --personal-cipher-prefs twofish" \
+           "--openpgp --personal-cipher-prefs S10" "--personal-cipher-prefs twofish --cipher-algo aes128" \
+           "--personal-cipher-prefs none" "--personal-cipher-prefs aes --personal-cipher-prefs 3des" \
+           "--personal-compress-prefs zlib" "--personal-compress-preferences Z3" \
+           "--personal-compress-prefs uncompressed" "--personal-compress-prefs zlib --compress-algo bzip2" \
+           "--personal-digest-prefs sha512" "--personal-digest-preferences sha256"; do
+    "${GPG[@]}" $o -c -o g.gpg p
+    "${SF[@]}" $o -c -o s.gpg p
+    diff <(packets g.gpg) <(packets s.gpg) || { echo "$o"; return 1; }
+  done
+  # So that the loop cannot pass on defaults: TWOFISH is id 10, ZLIB 2.
+  "${SF[@]}" --personal-cipher-prefs twofish --personal-compress-prefs zlib -c -o s.gpg p
+  packets s.gpg | grep -q 'cipher 10,'
+  packets s.gpg | grep -q 'algo=2'
+  run "${SF[@]}" --personal-compress-prefs foo -c -o x.gpg p
+  [ "$status" -eq 2 ]
+  [ "$output" = "sfenc: --personal-compress-prefs: invalid item 'foo' in preference string" ]
+  run "${SF[@]}" --personal-cipher-prefs foo -c -o x.gpg p
+  [ "$status" -eq 2 ]
+  [ ! -e x.gpg ]
+}
