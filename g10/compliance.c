@@ -49,6 +49,10 @@ enum
 static enum compliance current;
 static int required;
 
+/* --disable-cipher-algo, as many as a list option may be given.  */
+static const char *disabled[MAX_LIST_OPTION];
+static size_t n_disabled;
+
 /* gpg sets the RFC modes' cipher, and warns of RFC 4880bis, when the
  * option is given, and a later mode does not undo that.  */
 static int rfc_cipher;
@@ -236,4 +240,27 @@ int
 compliance_de_vs_active (void)
 {
   return current == COMPLIANCE_DE_VS && de_vs_library ();
+}
+
+
+gpg_error_t
+compliance_disable_cipher (const char *name)
+{
+  if (n_disabled == MAX_LIST_OPTION)
+    return fail (gpg_error (GPG_ERR_INV_ARG), "--disable-cipher-algo",
+                 "given more than %d times", MAX_LIST_OPTION);
+  disabled[n_disabled++] = name;
+  return 0;
+}
+
+
+int
+compliance_cipher_disabled (const sf_cipher_spec_t *spec)
+{
+  size_t i;
+
+  for (i = 0; i < n_disabled; i++)
+    if (sf_spec_has_name (spec, disabled[i]))
+      return 1;
+  return 0;
 }

@@ -51,6 +51,13 @@ gpg_error_t compliance_check_encryption (const sf_cipher_spec_t *spec);
 gpg_error_t compliance_check_decryption (const sf_cipher_spec_t *spec,
                                          int aead_algo);
 
+/* --disable-cipher-algo NAME: refuse that cipher, as gpg does; a
+ * name no cipher has is ignored, as in gpg.  */
+gpg_error_t compliance_disable_cipher (const char *name);
+
+/* Whether SPEC is disabled with --disable-cipher-algo.  */
+int compliance_cipher_disabled (const sf_cipher_spec_t *spec);
+
 /* Whether the mode is de-vs and libgcrypt claims compliance with it,
  * as --gpgconf-list reports.  */
 int compliance_de_vs_active (void);

@@ -331,6 +331,10 @@ find_cipher (int algo, const sf_cipher_spec_t **r_spec)
   switch (gpg_err_code (err))
     {
     case 0:
+      if (compliance_cipher_disabled (*r_spec))
+        return fail (gpg_error (GPG_ERR_CIPHER_ALGO), WHAT, "encrypted with"
+                     " %s, which --disable-cipher-algo disables",
+                     (*r_spec)->name);
       return 0;
     case GPG_ERR_NOT_FOUND:
       return fail (err, "--cipher-impl", "no implementation '%s' of cipher"

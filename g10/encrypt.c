@@ -132,6 +132,10 @@ find_cipher (const sf_cipher_spec_t **r_spec)
   switch (gpg_err_code (err))
     {
     case 0:
+      if (compliance_cipher_disabled (*r_spec))
+        return fail (gpg_error (GPG_ERR_CIPHER_ALGO), option,
+                     "%s is disabled with --disable-cipher-algo",
+                     (*r_spec)->name);
       /* Id 0 would be written into the message, which nothing could
        * then read, not even sfenc.  */
       if (!(*r_spec)->openpgp_id)

@@ -133,7 +133,8 @@ enum opt_id
     O_ANSWER_NO,
     O_PASSPHRASE_REPEAT,
     O_PERSONAL_CIPHER_PREFS,
-    O_PERSONAL_COMPRESS_PREFS
+    O_PERSONAL_COMPRESS_PREFS,
+    O_DISABLE_CIPHER_ALGO
   };
 
 /* One option: its id, short and long name, the name of its argument
@@ -418,6 +419,8 @@ static const struct option_def options[] =
       "none, zip, zlib or bzip2 (default zip)" },
     { O_COMPRESS_ALGO, 0, "compression-algo", "NAME",
       "the same as --compress-algo" },
+    { O_DISABLE_CIPHER_ALGO, 0, "disable-cipher-algo", "NAME",
+      "refuse the cipher NAME for -c and -d" },
     /* gpg's preferences for its recipients' keys, of which -c takes
      * the first cipher and compression (issue 41).  */
     { O_PERSONAL_CIPHER_PREFS, 0, "personal-cipher-preferences", "LIST",
@@ -1176,6 +1179,8 @@ apply_argument (struct command_line *cl, enum opt_id id, const char *name,
       break;
     case O_AEAD_FORMAT:
       return set_aead_format (name, arg);
+    case O_DISABLE_CIPHER_ALGO:
+      return compliance_disable_cipher (arg);
     case O_PERSONAL_CIPHER_PREFS:
       return set_personal_cipher (name, arg);
     case O_PERSONAL_COMPRESS_PREFS:

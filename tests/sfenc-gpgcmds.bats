@@ -323,3 +323,29 @@ libgcrypt_de_vs () {
   [ "$status" -eq 2 ]
   [ ! -e x.gpg ]
 }
+
+@test "gpgcmds: --disable-cipher-algo refuses the cipher for -c and -d as gpg does; an unknown name is ignored" {
+  need_gpg
+  echo hello > p
+  "${GPG[@]}" -c -o g.gpg p
+  run "${GPG[@]}" --disable-cipher-algo aes256 -d g.gpg
+  [ "$status" -eq 2 ]
+  run "${SF[@]}" --disable-cipher-algo aes256 -d g.gpg
+  [ "$status" -eq 2 ]
+  [ "$output" = "sfenc: decryption failed: encrypted with AES256, which --disable-cipher-algo disables" ]
+  [ "$("${GPG[@]}" --disable-cipher-algo foo -d g.gpg 2> /dev/null)" = hello ]
+  [ "$("${SF[@]}" --disable-cipher-algo foo -d g.gpg)" = hello ]
+  run "${GPG[@]}" --disable-cipher-algo twofish --cipher-algo twofish -c -o g2.gpg p
+  [ "$status" -eq 2 ]
+  run "${SF[@]}" --disable-cipher-algo twofish --cipher-algo twofish -c -o s.gpg p
+  [ "$status" -eq 2 ]
+  [ "$output" = "sfenc: --cipher-algo: TWOFISH is disabled with --disable-cipher-algo" ]
+  [ ! -e s.gpg ]
+  # gpg aborts here ("this is a bug"); sfenc refuses in one line.
+  run "${SF[@]}" --disable-cipher-algo 3des --openpgp -c -o s.gpg p
+  [ "$status" -eq 2 ]
+  [ "${#lines[@]}" -eq 1 ]
+  # "AES" is AES128, in gpg too: the default AES256 stays.
+  "${SF[@]}" --disable-cipher-algo AES -c -o s.gpg p
+  packets s.gpg | grep -q 'cipher 9,'
+}
