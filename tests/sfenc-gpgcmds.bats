@@ -271,7 +271,8 @@ libgcrypt_de_vs () {
   local o
   for o in "-f r.asc" "-F r.asc" "--recipient-file r.asc" "--hidden-recipient-file r.asc" \
            "--force-sign-key" "--use-only-openpgp-card" "--force-ownertrust ultimate" \
-           "-i" "--interactive" "--no" "--passphrase-repeat 0" "--passphrase-repeat 3"; do
+           "-i" "--interactive" "--no" "--passphrase-repeat 0" "--passphrase-repeat 3" \
+           "--no-require-secmem" "--debug-quick-random"; do
     "${GPG[@]}" $o -c -o g.gpg p 2> /dev/null
     "${SF[@]}" $o -c -o s.gpg p
     diff <(packets g.gpg) <(packets s.gpg) || { echo "$o"; return 1; }
