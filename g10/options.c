@@ -193,7 +193,7 @@ static const struct option_def options[] =
     { O_KEYS_SECRET, 'b', "detach-sign", NULL, "make a detached signature" },
     { O_KEYS_KEYRING, 0, "verify", NULL, "verify a signature" },
     { O_KEYS_KEYRING, 'k', "list-keys", NULL, "list keys" },
-    { O_KEYS_KEYRING, 0, "list-key", NULL, "the same as --list-keys" },
+    { O_KEYS_KEYRING, 0, "list-key", NULL, "list keys" },
     { O_KEYS_KEYRING, 0, "list-public-keys", NULL, "list keys" },
     { O_KEYS_KEYRING, 'K', "list-secret-keys", NULL, "list secret keys" },
     { O_KEYS_KEYRING, 0, "list-sigs", NULL, "list keys and signatures" },
@@ -1229,8 +1229,22 @@ apply_option (struct command_line *cl, const struct option_def *o,
 }
 
 
-/* Find the long option NAME (LEN bytes): exact, or, as gpg allows, an
- * unambiguous prefix.  */
+/* Whether A and B are names of one gpg option or command, which an
+ * abbreviation of both may then name, as gpg takes "--list-k" for
+ * --list-keys and --list-key: in the table, the same id and the same
+ * help, but not among the options without effect, whose help is only
+ * what they are about.  */
+static int
+same_option (const struct option_def *a, const struct option_def *b)
+{
+  return a->id == b->id && a->id != O_GPG_NOOP && a->id != O_GPG_NOOP_ARG
+         && !strcmp (a->help, b->help);
+}
+
+
+/* Find the long option NAME (LEN bytes): exact, or, as gpg allows, a
+ * prefix of one option only; of several names of one option, the
+ * first.  */
 static const struct option_def *
 find_long (const char *name, size_t len, int *r_ambiguous)
 {
@@ -1246,9 +1260,10 @@ find_long (const char *name, size_t len, int *r_ambiguous)
         continue;
       if (!ln[len])
         return &options[i];
-      if (found)
+      if (found && !same_option (found, &options[i]))
         *r_ambiguous = 1;
-      found = &options[i];
+      if (!found)
+        found = &options[i];
     }
   return *r_ambiguous ? NULL : found;
 }

@@ -350,3 +350,23 @@ libgcrypt_de_vs () {
   "${SF[@]}" --disable-cipher-algo AES -c -o s.gpg p
   packets s.gpg | grep -q 'cipher 9,'
 }
+
+@test "gpgcmds: an abbreviation of several names of one command is that command, as gpg's parser takes it" {
+  need_gpg
+  # --list-k: --list-keys and --list-key; --quick-gen: two names of
+  # one command, in gpg too.
+  run "$SFENC" --batch --status-fd 1 --list-k
+  [ "$status" -eq 2 ]
+  [ "${lines[0]}" = "[GNUPG:] FAILURE list-keys 33554492" ]
+  run "$SFENC" --batch --status-fd 1 --quick-gen
+  [ "${lines[0]}" = "[GNUPG:] FAILURE quick-gen-key 33554492" ]
+  # Abbreviations of different commands stay ambiguous, in gpg too.
+  local o
+  for o in --list-s --with-s --print-m; do
+    run gpg --batch "$o"
+    [[ $output == *"is ambiguous"* ]] || { echo "gpg $o: $output"; return 1; }
+    run "$SFENC" --batch "$o"
+    [ "$status" -eq 2 ]
+    [ "$output" = "sfenc: $o: ambiguous option" ]
+  done
+}
