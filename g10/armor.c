@@ -152,16 +152,40 @@ put_text (armor_writer_t *aw, const char *s)
 }
 
 
-/* Encode the 3 bytes at P as 4 characters, ending lines as needed.  */
+/* Encode the 3 bytes at P as the 4 characters at O.  */
 static void
-put_group (armor_writer_t *aw, const unsigned char *p)
+encode_group (const unsigned char *p, char *o)
 {
-  char *o = aw->out + aw->outlen;
-
   o[0] = b64chars[p[0] >> 2];
   o[1] = b64chars[((p[0] << 4) | (p[1] >> 4)) & 63];
   o[2] = b64chars[((p[1] << 2) | (p[2] >> 6)) & 63];
   o[3] = b64chars[p[2] & 63];
+}
+
+
+void
+armor_encode_base64 (const unsigned char *in, size_t len, char *out)
+{
+  unsigned char last[3] = { 0, 0, 0 };
+  size_t i;
+
+  for (i = 0; i + 3 <= len; i += 3, out += 4)
+    encode_group (in + i, out);
+  if (i == len)
+    return;
+  memcpy (last, in + i, len - i);
+  encode_group (last, out);
+  out[3] = '=';
+  if (len - i == 1)
+    out[2] = '=';
+}
+
+
+/* Encode the 3 bytes at P as 4 characters, ending lines as needed.  */
+static void
+put_group (armor_writer_t *aw, const unsigned char *p)
+{
+  encode_group (p, aw->out + aw->outlen);
   aw->outlen += 4;
   aw->col += 4;
   if (aw->col == LINE_CHARS)

@@ -17,6 +17,10 @@ gpg_error_t armor_writer_sink (void *ctx, const unsigned char *buf,
 gpg_error_t armor_writer_finish (armor_writer_t *aw);
 void armor_writer_release (armor_writer_t *aw);
 
+/* Encode the LEN bytes at IN as base64 (RFC 4648) with its padding,
+ * no line breaks, into the 4 * ((LEN + 2) / 3) characters at OUT.  */
+void armor_encode_base64 (const unsigned char *in, size_t len, char *out);
+
 /* Reading: a source of the packets an armored message holds.  */
 typedef struct armor_reader armor_reader_t;
 

@@ -45,6 +45,7 @@
 #include "log.h"
 #include "options.h"
 #include "s2k.h"
+#include "compliance.h"
 #include "compress.h"
 #include "outfile.h"
 #include "passphrase.h"
@@ -358,6 +359,10 @@ find_cipher (int algo, const sf_cipher_spec_t **r_spec)
   switch (gpg_err_code (err))
     {
     case 0:
+      if (compliance_cipher_disabled (*r_spec))
+        return fail (gpg_error (GPG_ERR_CIPHER_ALGO), WHAT, "encrypted with"
+                     " %s, which --disable-cipher-algo disables",
+                     (*r_spec)->name);
       return 0;
     case GPG_ERR_NOT_FOUND:
       return fail (err, "--cipher-impl", "no implementation '%s' of cipher"
@@ -423,9 +428,11 @@ open_cipher (const skesk_t *sk, int tag, char **pass,
       status_decryption_info (tag == PKT_ENCRYPTED_MDC ? GCRY_MD_SHA1 : 0,
                               spec->openpgp_id, 0);
       session_key_show (spec->openpgp_id, 0, key, keylen);
-      err = sf_cipher_open (r_hd, spec, tag == PKT_ENCRYPTED_MDC ? SF_MODE_CFB
-                            : SF_MODE_OPENPGP_CFB, SF_CIPHER_SECURE);
+      err = compliance_check_decryption (spec, 0);
     }
+  if (!err)
+    err = sf_cipher_open (r_hd, spec, tag == PKT_ENCRYPTED_MDC ? SF_MODE_CFB
+                          : SF_MODE_OPENPGP_CFB, SF_CIPHER_SECURE);
   if (!err)
     err = sf_cipher_setkey (*r_hd, key, keylen);
   if (!err)
@@ -755,8 +762,10 @@ decrypt_aead (packet_body_t *body, int tag, const skesk_t *sk,
       session_key_show (spec->openpgp_id,
                         tag == PKT_AEAD_ENCRYPTED ? h.aead_algo : 0,
                         key, keylen);
-      err = aead_source_open (&as, body, &h, spec, key);
+      err = compliance_check_decryption (spec, h.aead_algo);
     }
+  if (!err)
+    err = aead_source_open (&as, body, &h, spec, key);
   sf_wipememory (key, SKESK_MAX_KEY);
   gcry_free (key);
   if (!err)

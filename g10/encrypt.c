@@ -36,6 +36,7 @@
 #include "log.h"
 #include "options.h"
 #include "s2k.h"
+#include "compliance.h"
 #include "compress.h"
 #include "outfile.h"
 #include "passphrase.h"
@@ -112,14 +113,18 @@ seipd_finish (seipd_writer_t *sw)
 }
 
 
-/* Look up the cipher of the options: as gpg, --s2k-cipher-algo when
- * --cipher-algo is not given.  */
+/* Look up the cipher of the options: as gpg, the first of
+ * --personal-cipher-preferences when --cipher-algo is not given, and
+ * --s2k-cipher-algo without either.  */
 static gpg_error_t
 find_cipher (const sf_cipher_spec_t **r_spec)
 {
-  const char *option = opt.cipher_algo || !opt.s2k_cipher_algo
-                       ? "--cipher-algo" : "--s2k-cipher-algo";
+  const char *option = opt.cipher_algo ? "--cipher-algo"
+                       : *opt.personal_cipher ? "--personal-cipher-prefs"
+                       : opt.s2k_cipher_algo ? "--s2k-cipher-algo"
+                       : "--cipher-algo";
   const char *algo = opt.cipher_algo ? opt.cipher_algo
+                     : *opt.personal_cipher ? opt.personal_cipher
                      : opt.s2k_cipher_algo ? opt.s2k_cipher_algo : "AES256";
   gpg_error_t err;
 
@@ -127,6 +132,10 @@ find_cipher (const sf_cipher_spec_t **r_spec)
   switch (gpg_err_code (err))
     {
     case 0:
+      if (compliance_cipher_disabled (*r_spec))
+        return fail (gpg_error (GPG_ERR_CIPHER_ALGO), option,
+                     "%s is disabled with --disable-cipher-algo",
+                     (*r_spec)->name);
       /* Id 0 would be written into the message, which nothing could
        * then read, not even sfenc.  */
       if (!(*r_spec)->openpgp_id)
@@ -525,6 +534,8 @@ encrypt_file (const char *infile)
     err = find_cipher (&spec);
   if (!err)
     err = check_aead (spec);
+  if (!err)
+    err = compliance_check_encryption (spec);
   if (!err)
     {
       extension_note_use (spec);

@@ -20,6 +20,7 @@
 
 #include "options.h"
 #include "argon2.h"
+#include "compliance.h"
 #include "compress.h"
 #include "error.h"
 #include "inflate-engine.h"
@@ -51,6 +52,11 @@
 #define DEFAULT_CHUNK_SIZE 18
 
 struct options opt;
+
+/* --personal-compress-preferences' first algorithm, -1 for none, and
+ * whether --compress-algo, which wins, was given.  */
+static int personal_compress = -1;
+static int compress_algo_given;
 
 enum opt_id
   {
@@ -108,7 +114,6 @@ enum opt_id
     O_NO_AUTO_MODULES,
     O_IGNORE_MDC_ERROR,
     O_WITH_COLONS,
-    O_OPENPGP,
     O_NO_TEXTMODE,
     O_LIST_ONLY,
     O_DRY_RUN,
@@ -127,7 +132,22 @@ enum opt_id
     O_UNWRAP,
     O_SHOW_SESSION_KEY,
     O_OVERRIDE_SESSION_KEY,
-    O_OVERRIDE_SESSION_KEY_FD
+    O_OVERRIDE_SESSION_KEY_FD,
+    O_COMPLIANCE,
+    O_COMPLIANCE_MODE,          /* --NAME for --compliance=NAME.  */
+    O_REQUIRE_COMPLIANCE,
+    O_PRINT_MD,
+    O_PRINT_MDS,
+    O_GEN_RANDOM,
+    O_LIST_GCRYPT_CONFIG,
+    O_GEN_PRIME,
+    O_GPGCONF_LIST,
+    O_GPGCONF_TEST,
+    O_ANSWER_NO,
+    O_PASSPHRASE_REPEAT,
+    O_PERSONAL_CIPHER_PREFS,
+    O_PERSONAL_COMPRESS_PREFS,
+    O_DISABLE_CIPHER_ALGO
   };
 
 /* One option: its id, short and long name, the name of its argument
@@ -167,6 +187,22 @@ static const struct option_def options[] =
     { O_UNWRAP, 0, "unwrap", NULL,
       "decrypt, but write the packets inside the encryption" },
 
+    /* gpg's small commands beside -c and -d (issue 41).  */
+    { O_PRINT_MD, 0, "print-md", NULL,
+      "print the digest ALGO (\"*\" for all) of the files, as gpg" },
+    { O_PRINT_MDS, 0, "print-mds", NULL,
+      "print gpg's seven digests of the files" },
+    { O_GEN_RANDOM, 0, "gen-random", NULL,
+      "write COUNT random bytes of quality 0, 1 or 2 (args: LEVEL [COUNT])" },
+    { O_LIST_GCRYPT_CONFIG, 0, "list-gcrypt-config", NULL,
+      "show libgcrypt's configuration" },
+    { O_GEN_PRIME, 0, "gen-prime", NULL,
+      "refused, as gpg 2.2 refuses it" },
+    { O_GPGCONF_LIST, 0, "gpgconf-list", NULL,
+      "the defaults gpgconf asks gpg for" },
+    { O_GPGCONF_TEST, 0, "gpgconf-test", NULL,
+      "nothing to check: sfenc reads no options file" },
+
     { 0, 0, NULL, NULL, "Commands that need keys" },
     { O_KEYS_PUBLIC, 'e', "encrypt", NULL, "encrypt to a public key" },
     { O_KEYS_SECRET, 's', "sign", NULL, "make a signature" },
@@ -175,6 +211,7 @@ static const struct option_def options[] =
     { O_KEYS_SECRET, 'b', "detach-sign", NULL, "make a detached signature" },
     { O_KEYS_KEYRING, 0, "verify", NULL, "verify a signature" },
     { O_KEYS_KEYRING, 'k', "list-keys", NULL, "list keys" },
+    { O_KEYS_KEYRING, 0, "list-key", NULL, "list keys" },
     { O_KEYS_KEYRING, 0, "list-public-keys", NULL, "list keys" },
     { O_KEYS_KEYRING, 'K', "list-secret-keys", NULL, "list secret keys" },
     { O_KEYS_KEYRING, 0, "list-sigs", NULL, "list keys and signatures" },
@@ -283,6 +320,10 @@ static const struct option_def options[] =
     { O_ENABLE_PROGRESS_FILTER, 0, "enable-progress-filter", NULL,
       "add PROGRESS lines to the status lines" },
     { O_YES, 0, "yes", NULL, "overwrite existing output files" },
+    { O_ANSWER_NO, 0, "no", NULL,
+      "keep existing output files, asking nothing" },
+    { O_GPG_NOOP, 'i', "interactive", NULL,
+      "accepted for gpg; an existing output is asked about anyway" },
     { O_COMPRESS_LEVEL, 'z', "compress-level", "N",
       "compression level N (0 disables compression)" },
     { O_BZIP2_COMPRESS_LEVEL, 0, "bzip2-compress-level", "N",
@@ -321,6 +362,10 @@ static const struct option_def options[] =
       "encrypt to NAME (with -e, which fails)" },
     { O_RECIPIENT, 'R', "hidden-recipient", "NAME",
       "encrypt to NAME, unnamed (with -e, which fails)" },
+    { O_RECIPIENT, 'f', "recipient-file", "FILE",
+      "encrypt to the key in FILE (with -e, which fails)" },
+    { O_RECIPIENT, 'F', "hidden-recipient-file", "FILE",
+      "the same, unnamed (with -e, which fails)" },
     { O_SIGNER, 'u', "local-user", "NAME",
       "sign as NAME (with -s, which fails)" },
     { O_SIGNER, 0, "default-key", "NAME", "the same as --local-user" },
@@ -347,9 +392,28 @@ static const struct option_def options[] =
     { O_NO_TEXTMODE, 0, "no-textmode", NULL, "forget the -t given before" },
     { O_GPG_NOOP, 0, "force-mdc", NULL,
       "accepted for gpg; the MDC is always written" },
-    { O_OPENPGP, 0, "openpgp", NULL,
+    /* The compliance modes (compliance.h, issue 41).  */
+    { O_COMPLIANCE, 0, "compliance", "NAME",
+      "gnupg, openpgp, rfc4880, rfc4880bis, rfc2440, pgp6, pgp7, pgp8"
+      " or de-vs" },
+    { O_COMPLIANCE_MODE, 0, "gnupg", NULL,
+      "--compliance=gnupg (the default)" },
+    { O_COMPLIANCE_MODE, 0, "no-pgp2", NULL, "the same as --gnupg" },
+    { O_COMPLIANCE_MODE, 0, "no-pgp6", NULL, "the same as --gnupg" },
+    { O_COMPLIANCE_MODE, 0, "no-pgp7", NULL, "the same as --gnupg" },
+    { O_COMPLIANCE_MODE, 0, "no-pgp8", NULL, "the same as --gnupg" },
+    { O_COMPLIANCE_MODE, 0, "openpgp", NULL,
       "RFC 4880 only: 3DES without --cipher-algo, no AEAD or Argon2" },
-    { O_OPENPGP, 0, "rfc4880", NULL, "the same as --openpgp" },
+    { O_COMPLIANCE_MODE, 0, "rfc4880", NULL, "the same as --openpgp" },
+    { O_COMPLIANCE_MODE, 0, "rfc4880bis", NULL, "--compliance=rfc4880bis" },
+    { O_COMPLIANCE_MODE, 0, "rfc2440", NULL, "--compliance=rfc2440" },
+    { O_COMPLIANCE_MODE, 0, "pgp6", NULL, "--compliance=pgp6" },
+    { O_COMPLIANCE_MODE, 0, "pgp7", NULL, "--compliance=pgp7" },
+    { O_COMPLIANCE_MODE, 0, "pgp8", NULL, "--compliance=pgp8" },
+    { O_REQUIRE_COMPLIANCE, 0, "require-compliance", NULL,
+      "with --compliance=de-vs: fail -d on data that is not compliant" },
+    { O_GPG_NOOP, 0, "override-compliance-check", NULL,
+      "accepted for gpg; without effect in gpg 2.2 too" },
     { O_S2K_CIPHER_ALGO, 0, "s2k-cipher-algo", "NAME",
       "cipher when --cipher-algo is not given" },
     { O_S2K_DIGEST_ALGO, 0, "s2k-digest-algo", "NAME",
@@ -386,12 +450,30 @@ static const struct option_def options[] =
       "none, zip, zlib or bzip2 (default zip)" },
     { O_COMPRESS_ALGO, 0, "compression-algo", "NAME",
       "the same as --compress-algo" },
+    { O_DISABLE_CIPHER_ALGO, 0, "disable-cipher-algo", "NAME",
+      "refuse the cipher NAME for -c and -d" },
+    /* gpg's preferences for its recipients' keys, of which -c takes
+     * the first cipher and compression (issue 41).  */
+    { O_PERSONAL_CIPHER_PREFS, 0, "personal-cipher-preferences", "LIST",
+      "the first of LIST is the cipher without --cipher-algo" },
+    { O_PERSONAL_CIPHER_PREFS, 0, "personal-cipher-prefs", "LIST",
+      "the same as --personal-cipher-preferences" },
+    { O_PERSONAL_COMPRESS_PREFS, 0, "personal-compress-preferences", "LIST",
+      "the first of LIST is the compression without --compress-algo" },
+    { O_PERSONAL_COMPRESS_PREFS, 0, "personal-compress-prefs", "LIST",
+      "the same as --personal-compress-preferences" },
+    { O_GPG_NOOP_ARG, 0, "personal-digest-preferences", "LIST",
+      "accepted for gpg; gpg -c does not use it either" },
+    { O_GPG_NOOP_ARG, 0, "personal-digest-prefs", "LIST",
+      "the same as --personal-digest-preferences" },
     { O_PASSPHRASE_FD, 0, "passphrase-fd", "N",
       "read the passphrase from file descriptor N" },
     { O_PASSPHRASE_FILE, 0, "passphrase-file", "FILE",
       "read the passphrase from FILE" },
     { O_PASSPHRASE, 0, "passphrase", "STRING",
       "use STRING as the passphrase (others can see it)" },
+    { O_PASSPHRASE_REPEAT, 0, "passphrase-repeat", "N",
+      "with -c, ask for the passphrase N more times (default 1)" },
     { O_PINENTRY_MODE, 0, "pinentry-mode", "MODE",
       "default, ask, loopback, cancel or error (as gpg)" },
     { O_IGNORE_MDC_ERROR, 0, "ignore-mdc-error", NULL,
@@ -637,6 +719,13 @@ static const struct option_def options[] =
       "gpg's default: sfenc never writes to the name in a message" },
     { O_GPG_NOOP, 0, "no-for-your-eyes-only", NULL,
       "gpg's default: sfenc never sets that flag" },
+    { O_GPG_NOOP, 0, "no-require-secmem", NULL,
+      "gpg's default: running without locked secure memory" },
+    { O_GPG_NOOP, 0, "debug-quick-random", NULL,
+      "gpg's tests: sfenc's keys always come from strong random" },
+    { O_GPG_NOOP_ARG, 0, "force-ownertrust", "TRUST", "the trust database" },
+    { O_GPG_NOOP, 0, "force-sign-key", NULL, "key signatures" },
+    { O_GPG_NOOP, 0, "use-only-openpgp-card", NULL, "smartcards" },
     { O_GPG_NOOP, 0, "mangle-dos-filenames", NULL,
       "output file names, on Windows only" },
     { O_GPG_NOOP, 0, "no-mangle-dos-filenames", NULL,
@@ -667,6 +756,7 @@ options_set_defaults (void)
   opt.inflate_impl = INFLATE_IMPL_ZLIB;
   opt.passphrase_fd = -1;
   opt.override_session_key_fd = -1;
+  opt.passphrase_repeat = 1;
 }
 
 
@@ -958,20 +1048,62 @@ set_pinentry_mode (const char *name, const char *arg)
 }
 
 
-/* --openpgp, --rfc4880: what gpg 2.2's RFC 4880 mode changes in a
- * passphrase message.  It sets the cipher used when none is given to
- * 3DES, RFC 4880's one required cipher; gpg applies --cipher-algo and
- * --s2k-cipher-algo after it, wherever they stand, and so does sfenc.
- * RFC 4880 has no AEAD and no Argon2, which are refused.  */
+/* Copy the first item of gpg's preference list LIST, whose items are
+ * separated by blanks or commas, to ITEM of SIZE bytes; an empty list
+ * and gpg's "none" give "".  */
 static gpg_error_t
-set_openpgp (void)
+first_preference (const char *name, const char *list, char *item,
+                  size_t size)
 {
-  if (opt.aead_algo)
-    return usage_error ("--aead-algo", "RFC 4880 (--openpgp) has no AEAD");
-  if (opt.s2k_mode == S2K_ARGON2)
-    return usage_error ("--s2k-mode", "RFC 4880 (--openpgp) has no Argon2");
-  if (!opt.s2k_cipher_algo)
-    opt.s2k_cipher_algo = "3DES";
+  size_t len;
+
+  list += strspn (list, " ,");
+  len = strcspn (list, " ,");
+  if (len >= size)
+    return usage_error (name, "invalid item '%.*s' in preference string",
+                        (int)len, list);
+  memcpy (item, list, len);
+  item[len] = 0;
+  if (!strcasecmp (item, "none"))
+    *item = 0;
+  return 0;
+}
+
+
+/* --personal-cipher-preferences: gpg -c encrypts with the first
+ * cipher, written as a name or "S" and its id ("S9").  */
+static gpg_error_t
+set_personal_cipher (const char *name, const char *list)
+{
+  char *item = opt.personal_cipher;
+  gpg_error_t err;
+
+  err = first_preference (name, list, item, sizeof opt.personal_cipher);
+  /* The id alone is what the cipher table looks up by number.  */
+  if (!err && (*item == 'S' || *item == 's') && item[1] >= '0'
+      && item[1] <= '9')
+    memmove (item, item + 1, strlen (item));
+  return err;
+}
+
+
+/* --personal-compress-preferences: gpg -c compresses with the first
+ * algorithm unless --compress-algo is given; "uncompressed" is
+ * none.  */
+static gpg_error_t
+set_personal_compress (const char *name, const char *list)
+{
+  char item[32];
+  gpg_error_t err;
+
+  err = first_preference (name, list, item, sizeof item);
+  if (err || !*item)
+    return err;
+  personal_compress = strcasecmp (item, "uncompressed")
+                      ? compress_algo_from_name (item) : COMPRESS_NONE;
+  if (personal_compress < 0)
+    return usage_error (name, "invalid item '%s' in preference string",
+                        item);
   return 0;
 }
 
@@ -1018,7 +1150,20 @@ apply_switch (struct command_line *cl, const struct option_def *o,
     case O_ARMOR: opt.armor = 1; break;
     case O_TEXTMODE: opt.textmode = 1; break;
     case O_NO_TEXTMODE: opt.textmode = 0; break;
-    case O_OPENPGP: opt.openpgp = 1; break;
+    case O_COMPLIANCE_MODE:
+      /* --no-pgp2 .. --no-pgp8 are gpg's old names of --gnupg.  */
+      return compliance_set_name (strncmp (o->long_name, "no-", 3)
+                                  ? o->long_name : "gnupg");
+    case O_REQUIRE_COMPLIANCE: compliance_require (); break;
+    case O_PRINT_MD: return set_command (cl, CMD_PRINT_MD, name);
+    case O_PRINT_MDS: return set_command (cl, CMD_PRINT_MDS, name);
+    case O_GEN_RANDOM: return set_command (cl, CMD_GEN_RANDOM, name);
+    case O_LIST_GCRYPT_CONFIG:
+      return set_command (cl, CMD_LIST_GCRYPT_CONFIG, name);
+    case O_GEN_PRIME: return set_command (cl, CMD_GEN_PRIME, name);
+    case O_GPGCONF_LIST: return set_command (cl, CMD_GPGCONF_LIST, name);
+    case O_GPGCONF_TEST: return set_command (cl, CMD_GPGCONF_TEST, name);
+    case O_ANSWER_NO: opt.answer_no = 1; break;
     case O_WITH_COLONS: opt.with_colons = 1; break;
     case O_LIST_ONLY: opt.list_only = 1; break;
     case O_DRY_RUN: opt.dry_run = 1; break;
@@ -1086,6 +1231,8 @@ apply_number (enum opt_id id, const char *name, const char *arg)
       break;
     case O_PASSPHRASE_FD:
       return set_int (&opt.passphrase_fd, name, arg, 0, INT_MAX);
+    case O_PASSPHRASE_REPEAT:
+      return set_int (&opt.passphrase_repeat, name, arg, 0, 9);
     case O_LOGGER_FD:
       err = parse_number (name, arg, 0, INT_MAX, &v);
       if (!err)
@@ -1147,7 +1294,14 @@ apply_argument (struct command_line *cl, enum opt_id id, const char *name,
       break;
     case O_AEAD_FORMAT:
       return set_aead_format (name, arg);
+    case O_DISABLE_CIPHER_ALGO:
+      return compliance_disable_cipher (arg);
+    case O_PERSONAL_CIPHER_PREFS:
+      return set_personal_cipher (name, arg);
+    case O_PERSONAL_COMPRESS_PREFS:
+      return set_personal_compress (name, arg);
     case O_COMPRESS_ALGO:
+      compress_algo_given = 1;
       opt.compress_algo = compress_algo_from_name (arg);
       if (opt.compress_algo < 0)
         return usage_error (name, "unknown compression algorithm '%s'"
@@ -1155,6 +1309,8 @@ apply_argument (struct command_line *cl, enum opt_id id, const char *name,
       break;
     case O_PINENTRY_MODE:
       return set_pinentry_mode (name, arg);
+    case O_COMPLIANCE:
+      return compliance_set_name (arg);
     case O_INFLATE_IMPL:
       opt.inflate_impl = inflate_impl_from_name (arg);
       if (opt.inflate_impl < 0)
@@ -1190,8 +1346,22 @@ apply_option (struct command_line *cl, const struct option_def *o,
 }
 
 
-/* Find the long option NAME (LEN bytes): exact, or, as gpg allows, an
- * unambiguous prefix.  */
+/* Whether A and B are names of one gpg option or command, which an
+ * abbreviation of both may then name, as gpg takes "--list-k" for
+ * --list-keys and --list-key: in the table, the same id and the same
+ * help, but not among the options without effect, whose help is only
+ * what they are about.  */
+static int
+same_option (const struct option_def *a, const struct option_def *b)
+{
+  return a->id == b->id && a->id != O_GPG_NOOP && a->id != O_GPG_NOOP_ARG
+         && !strcmp (a->help, b->help);
+}
+
+
+/* Find the long option NAME (LEN bytes): exact, or, as gpg allows, a
+ * prefix of one option only; of several names of one option, the
+ * first.  */
 static const struct option_def *
 find_long (const char *name, size_t len, int *r_ambiguous)
 {
@@ -1207,9 +1377,10 @@ find_long (const char *name, size_t len, int *r_ambiguous)
         continue;
       if (!ln[len])
         return &options[i];
-      if (found)
+      if (found && !same_option (found, &options[i]))
         *r_ambiguous = 1;
-      found = &options[i];
+      if (!found)
+        found = &options[i];
     }
   return *r_ambiguous ? NULL : found;
 }
@@ -1374,6 +1545,22 @@ find_options_file (int argc, char **argv, const char **r_file,
 }
 
 
+/* Whether the words after the options of command CMD may be more than
+ * one file: the items of --list-config, the arguments of a command.  */
+static int
+takes_words (enum cmd cmd)
+{
+  switch (cmd)
+    {
+    case CMD_LIST_CONFIG: case CMD_KEYS: case CMD_PRINT_MD:
+    case CMD_PRINT_MDS: case CMD_GEN_RANDOM: case CMD_GEN_PRIME:
+      return 1;
+    default:
+      return 0;
+    }
+}
+
+
 /* Read the options file the command line ARGV names, or gpg.conf.  */
 static gpg_error_t
 read_options_file (struct command_line *cl, int argc, char **argv)
@@ -1410,11 +1597,11 @@ parse_command_line (int argc, char **argv, struct command_line *cl)
       else
         err = parse_short_options (cl, argc, argv, &i);
     }
-  if (!err && opt.openpgp)
-    err = set_openpgp ();
-  /* The words are the items of --list-config, else one file.  */
-  if (!err && cl->n_args > 1 && cl->cmd != CMD_LIST_CONFIG
-      && cl->cmd != CMD_KEYS)
+  if (!err && personal_compress >= 0 && !compress_algo_given)
+    opt.compress_algo = personal_compress;
+  if (!err)
+    err = compliance_apply ();
+  if (!err && cl->n_args > 1 && !takes_words (cl->cmd))
     err = usage_error (cl->args[1], "only one input file may be given");
   return err;
 }

@@ -43,7 +43,6 @@ struct options
   int bzip2_compress_level;     /* -1 when not given.  */
   int compress_algo;
   int textmode;                 /* -t: literal data as text.  */
-  int openpgp;                  /* --openpgp: RFC 4880 only.  */
   const char *set_filename;     /* The name in the literal packet.  */
   const char *s2k_cipher_algo;
   const char *output;
@@ -57,6 +56,9 @@ struct options
   const char *override_session_key;     /* Wiped once read.  */
   int override_session_key_fd;
   int unwrap;                   /* -d writes the packets inside.  */
+  int answer_no;                /* --no: an existing output is kept.  */
+  char personal_cipher[32];     /* First of --personal-cipher-prefs.  */
+  int passphrase_repeat;        /* -c asks again this many times.  */
 };
 
 extern struct options opt;
@@ -73,7 +75,14 @@ enum cmd
     CMD_VERSION,
     CMD_HELP,
     CMD_DUMP_OPTIONS,
-    CMD_LIST_PACKETS
+    CMD_LIST_PACKETS,
+    CMD_PRINT_MD,
+    CMD_PRINT_MDS,
+    CMD_GEN_RANDOM,
+    CMD_LIST_GCRYPT_CONFIG,
+    CMD_GEN_PRIME,
+    CMD_GPGCONF_LIST,
+    CMD_GPGCONF_TEST
   };
 
 /* Room for the names of a list option given more than once.  */

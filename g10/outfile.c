@@ -88,11 +88,12 @@ catch_fatal_signals (void)
 
 
 /* True when the question whether to overwrite an existing file is
- * asked, as gpg asks it: on the command descriptor, unless --batch.  */
+ * asked, as gpg asks it: on the command descriptor, unless --batch or
+ * --no answer it.  */
 static int
 overwrite_is_asked (void)
 {
-  return command_fd_enabled () && !opt.batch;
+  return command_fd_enabled () && !opt.batch && !opt.answer_no;
 }
 
 

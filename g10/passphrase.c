@@ -158,6 +158,8 @@ prompt_tty (int tty, const char *prompt, pass_buf_t *pb)
 }
 
 
+/* Ask on the terminal, then CONFIRM times more for the same
+ * passphrase.  */
 static gpg_error_t
 ask_terminal (pass_buf_t *pb, int confirm)
 {
@@ -171,7 +173,7 @@ ask_terminal (pass_buf_t *pb, int confirm)
                  "cannot ask for it: /dev/tty: %s (use --passphrase-fd,"
                  " --passphrase-file or --passphrase)", strerror (errno));
   err = prompt_tty (tty, "Enter passphrase: ", pb);
-  if (!err && confirm)
+  for (; !err && confirm > 0; confirm--)
     {
       err = prompt_tty (tty, "Repeat passphrase: ", &again);
       if (!err && (again.len != pb->len
@@ -179,6 +181,7 @@ ask_terminal (pass_buf_t *pb, int confirm)
         err = fail (gpg_error (GPG_ERR_BAD_PASSPHRASE), WHAT,
                     "the two passphrases do not match");
       passphrase_release (again.mem);
+      again = (pass_buf_t){ NULL, 0, 0, 0 };
     }
   close (tty);
   return err;
@@ -296,7 +299,7 @@ passphrase_get (char **r_pass, int encrypting)
                 "none given and --batch forbids asking (use --passphrase,"
                 " --passphrase-fd or --passphrase-file)");
   else
-    err = ask_terminal (&pb, encrypting);
+    err = ask_terminal (&pb, encrypting ? opt.passphrase_repeat : 0);
   /* gpg -c refuses an empty passphrase: it would protect nothing.  */
   if (!err && encrypting && !pb.len)
     err = fail (gpg_error (GPG_ERR_NO_PASSPHRASE), WHAT,

@@ -18,9 +18,11 @@
 #include "encrypt.h"
 #include "error.h"
 #include "extension.h"
+#include "gen-random.h"
 #include "key-command.h"
 #include "list-packets.h"
 #include "options.h"
+#include "print-md.h"
 #include "progress.h"
 #include "startup.h"
 #include "status.h"
@@ -134,6 +136,14 @@ run_command (const struct command_line *cl)
     case CMD_LIST_CONFIG:
       return list_config (cl->args, cl->n_args);
     case CMD_LIST_PACKETS: return list_packets_file (cl->args[0]);
+    case CMD_LIST_GCRYPT_CONFIG: return list_gcrypt_config ();
+    case CMD_PRINT_MD: return print_md_command (cl->args, cl->n_args, 0);
+    case CMD_PRINT_MDS: return print_md_command (cl->args, cl->n_args, 1);
+    case CMD_GEN_RANDOM: return gen_random_command (cl->args, cl->n_args);
+    case CMD_GEN_PRIME: return gen_prime_command ();
+    case CMD_GPGCONF_LIST: return gpgconf_list ();
+    /* gpg checks its options file; sfenc reads none.  */
+    case CMD_GPGCONF_TEST: return 0;
     case CMD_KEYS:
       return key_command_fail (cl->cmd_option, cl->key_command, cl->key_need,
                                cl->recipients, cl->n_recipients, cl->signer);

@@ -373,6 +373,21 @@ status_failure (const char *where, gpg_error_t err)
 
 
 void
+status_error (const char *where, gpg_error_t err)
+{
+  status_printf ("ERROR", "%s %u", where,
+                 gpg_err_make (GPG_ERR_SOURCE_GPG, gpg_err_code (err)));
+}
+
+
+void
+status_decryption_compliance (const char *flag)
+{
+  status_printf ("DECRYPTION_COMPLIANCE_MODE", "%s", flag);
+}
+
+
+void
 status_progress (const char *what, uint64_t current, uint64_t total)
 {
   static const char units[] = "BKMGTPEZY";

@@ -95,6 +95,13 @@ void status_end_listing (void);
  * unless the failure was already reported as DECRYPTION_FAILED.  */
 void status_failure (const char *where, gpg_error_t err);
 
+/* ERROR WHERE CODE: a failed check before the FAILURE line.  */
+void status_error (const char *where, gpg_error_t err);
+
+/* DECRYPTION_COMPLIANCE_MODE FLAG: the data meets the compliance mode
+ * FLAG ("23", de-vs).  */
+void status_decryption_compliance (const char *flag);
+
 /* CURRENT of TOTAL bytes of WHAT have been read (TOTAL 0 when the
  * size is unknown).  */
 void status_progress (const char *what, uint64_t current, uint64_t total);

@@ -20,6 +20,7 @@
 #include <zlib.h>
 
 #include "libsfcipher.h"
+#include "compliance.h"
 #include "compress.h"
 #include "compress-bzip2.h"
 #include "deflate-engine.h"
@@ -215,5 +216,33 @@ list_config (const char *const *items, size_t n_items)
                      "unknown configuration item '%s'", items[j]);
       print_config_item (i);
     }
+  return 0;
+}
+
+
+gpg_error_t
+list_gcrypt_config (void)
+{
+  char *config = gcry_get_config (0, NULL);
+
+  if (!config)
+    return fail (gpg_error_from_syserror (), "libgcrypt",
+                 "no configuration");
+  fputs (config, stdout);
+  gcry_free (config);
+  return 0;
+}
+
+
+gpg_error_t
+gpgconf_list (void)
+{
+  /* gpgconf's flag 16 marks a default; '"' starts a string.  gpg
+   * 2.2.40 lists its key generation default too, which gpgconf
+   * shows for gpg: it is kept so that the list is gpg's.  */
+  printf ("debug-level:16:\"none:\n"
+          "compliance:16:\"gnupg:\n"
+          "default_pubkey_algo:16:\"rsa3072/cert,sign+rsa3072/encr:\n"
+          "compliance_de_vs:16:%d:\n", compliance_de_vs_active ());
   return 0;
 }

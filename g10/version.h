@@ -1,4 +1,5 @@
-/* version.h - who sfenc says it is: --version and --list-config
+/* version.h - who sfenc says it is: --version, --list-config and
+ * --list-gcrypt-config
  */
 #ifndef SFENC_VERSION_H
 #define SFENC_VERSION_H
@@ -18,5 +19,13 @@ void show_version (void);
 /* --list-config: the "cfg:" lines of gpg --with-colons --list-config
  * for the N_ITEMS names ITEMS, or for all when N_ITEMS is 0.  */
 gpg_error_t list_config (const char *const *items, size_t n_items);
+
+/* --list-gcrypt-config: libgcrypt's configuration, as gpg prints
+ * it.  */
+gpg_error_t list_gcrypt_config (void);
+
+/* --gpgconf-list: the defaults gpgconf reads from gpg 2.2.40, in its
+ * format.  */
+gpg_error_t gpgconf_list (void);
 
 #endif /*SFENC_VERSION_H*/
