@@ -40,7 +40,7 @@
  * checks.  A block fails them only where the serial decoder fails,
  * after the same output.  And when no worker has begun the piece at
  * the head of the ring, the reading thread decodes it itself that
- * way: a stream of one block never starts a thread.
+ * way: a stream of one block never needs a thread.
  *
  * A magic inside compressed data (possible, and easily crafted) makes
  * a piece that is not a whole block, whose decoding fails.  Then the
@@ -162,13 +162,6 @@ typedef struct piece
   int done;                     /* Under the lock with workers.  */
 } piece_t;
 
-typedef struct worker
-{
-  pbunzip2_t *pu;
-  pthread_t thread;
-  int started;
-} worker_t;
-
 struct pbunzip2
 {
   source_fn_t source;
@@ -208,13 +201,31 @@ struct pbunzip2
   uint64_t handed;              /* Pieces whose libbz2 the reading
                                  * thread has taken; under the lock.  */
   atomic_int stopping;          /* Set under the lock.  */
-  worker_t *workers;
-  int nthreads;                 /* Workers started when needed.  */
-  int nworkers;
-  pthread_mutex_t lock;
-  pthread_cond_t submitted;
-  pthread_cond_t completed;
+  int nthreads;                 /* Workers it may have.  */
+  int asked;                    /* It asked the pool for them.  */
+  int attached;                 /* It has them; under the lock.  */
 };
+
+/* The workers, shared by the streams read in the process one after
+ * another: started for the first stream that needs them, at most
+ * PBUNZIP2_THREADS_MAX, working for one stream at a time (a stream
+ * read while they work for another is decoded by its reading thread
+ * alone), and stopped at exit.  The lock guards what the comments of
+ * pbunzip2_t say it does.  */
+static struct
+{
+  pthread_mutex_t lock;
+  pthread_cond_t submitted;     /* A piece, a libbz2 taken, or the end.  */
+  pthread_cond_t completed;     /* A piece done, or a worker free.  */
+  pthread_t threads[PBUNZIP2_THREADS_MAX];
+  int nthreads;
+  pbunzip2_t *owner;            /* The stream they work for.  */
+  int busy;                     /* Workers holding a piece of OWNER's.  */
+  int exit_hook;                /* pool_shutdown is registered.  */
+  atomic_int shutdown;
+} pool = { .lock = PTHREAD_MUTEX_INITIALIZER,
+           .submitted = PTHREAD_COND_INITIALIZER,
+           .completed = PTHREAD_COND_INITIALIZER };
 
 
 static piece_t *
@@ -377,36 +388,52 @@ decode_piece (pbunzip2_t *pu, piece_t *p)
 }
 
 
+/* Whether worker INDEX has a piece to take; under the lock.  */
+static int
+has_work (int index)
+{
+  pbunzip2_t *pu = pool.owner;
+
+  return (pu && index < pu->nthreads && !pu->stopping
+          && pu->taken < pu->filling);
+}
+
+
 static void *
 worker_main (void *arg)
 {
-  worker_t *w = arg;
-  pbunzip2_t *pu = w->pu;
+  int index = (int)(intptr_t)arg;
+  pbunzip2_t *pu;
   uint64_t seq;
   piece_t *p;
   int result;
 
-  pthread_mutex_lock (&pu->lock);
+  pthread_mutex_lock (&pool.lock);
   for (;;)
     {
-      while (!pu->stopping && pu->taken == pu->filling)
-        pthread_cond_wait (&pu->submitted, &pu->lock);
-      if (pu->stopping)
+      while (!pool.shutdown && !has_work (index))
+        pthread_cond_wait (&pool.submitted, &pool.lock);
+      if (pool.shutdown)
         break;
+      pu = pool.owner;
       seq = pu->taken++;
       p = piece_at (pu, seq);
-      pthread_mutex_unlock (&pu->lock);
+      pool.busy++;
+      pthread_mutex_unlock (&pool.lock);
       result = p->decode ? decode_piece (pu, p) : RUN_BAD;
-      pthread_mutex_lock (&pu->lock);
+      pthread_mutex_lock (&pool.lock);
       p->result = result;
       p->done = 1;
-      pthread_cond_broadcast (&pu->completed);
+      pthread_cond_broadcast (&pool.completed);
       /* A libbz2 left open goes to the reading thread before this
        * thread opens another: no more than one a thread.  */
-      while (!pu->stopping && result == RUN_BIG && pu->handed <= seq)
-        pthread_cond_wait (&pu->submitted, &pu->lock);
+      while (!pu->stopping && !pool.shutdown && result == RUN_BIG
+             && pu->handed <= seq)
+        pthread_cond_wait (&pool.submitted, &pool.lock);
+      pool.busy--;
+      pthread_cond_broadcast (&pool.completed);
     }
-  pthread_mutex_unlock (&pu->lock);
+  pthread_mutex_unlock (&pool.lock);
   return NULL;
 }
 
@@ -419,7 +446,7 @@ claim_head (pbunzip2_t *pu)
   piece_t *p = piece_at (pu, pu->emitted);
   int claimed = 0;
 
-  pthread_mutex_lock (&pu->lock);
+  pthread_mutex_lock (&pool.lock);
   if (pu->taken == pu->emitted)
     {
       pu->taken++;
@@ -427,12 +454,12 @@ claim_head (pbunzip2_t *pu)
       claimed = 1;
     }
   while (!p->done)
-    pthread_cond_wait (&pu->completed, &pu->lock);
+    pthread_cond_wait (&pool.completed, &pool.lock);
   /* Its libbz2, if a worker left it open, is the reading thread's.  */
   pu->handed = pu->emitted + 1;
   if (p->bs_open)
-    pthread_cond_broadcast (&pu->submitted);
-  pthread_mutex_unlock (&pu->lock);
+    pthread_cond_broadcast (&pool.submitted);
+  pthread_mutex_unlock (&pool.lock);
   return claimed;
 }
 
@@ -506,29 +533,53 @@ read_header (pbunzip2_t *pu)
 }
 
 
-/* Start the workers, the first time a piece waits behind the one at
- * the head of the ring: until then the reading thread decodes alone.  */
-static gpg_error_t
-start_workers (pbunzip2_t *pu)
+/* At exit: stop the pool's workers and wait for them.  */
+static void
+pool_shutdown (void)
 {
-  worker_t *w;
-  int i, rc;
+  int i;
 
-  pu->workers = calloc (pu->nthreads, sizeof *pu->workers);
-  if (!pu->workers)
-    return fail (gpg_error_from_syserror (), "out of core", NULL);
-  for (i = 0; i < pu->nthreads; i++)
+  pthread_mutex_lock (&pool.lock);
+  pool.shutdown = 1;
+  pthread_cond_broadcast (&pool.submitted);
+  pthread_mutex_unlock (&pool.lock);
+  for (i = 0; i < pool.nthreads; i++)
+    pthread_join (pool.threads[i], NULL);
+}
+
+
+/* Have the pool's workers decode PU's pieces, starting those it lacks,
+ * the first time a piece waits behind the one at the head of the ring:
+ * until then the reading thread decodes alone, and on if the workers
+ * work for another stream.  */
+static gpg_error_t
+attach_workers (pbunzip2_t *pu)
+{
+  gpg_error_t err = 0;
+  int rc;
+
+  pu->asked = 1;
+  pthread_mutex_lock (&pool.lock);
+  if (!pool.owner)
     {
-      w = &pu->workers[i];
-      w->pu = pu;
-      rc = pthread_create (&w->thread, NULL, worker_main, w);
-      if (rc)
-        return fail (gpg_error_from_errno (rc), "decryption failed",
-                     "cannot start a thread: %s", strerror (rc));
-      w->started = 1;
-      pu->nworkers = i + 1;
+      pool.owner = pu;
+      pu->attached = 1;
     }
-  return 0;
+  if (pu->attached && !pool.exit_hook)
+    pool.exit_hook = !atexit (pool_shutdown);
+  while (!err && pu->attached && pool.exit_hook
+         && pool.nthreads < pu->nthreads)
+    {
+      rc = pthread_create (&pool.threads[pool.nthreads], NULL, worker_main,
+                           (void *)(intptr_t)pool.nthreads);
+      if (rc)
+        err = fail (gpg_error_from_errno (rc), "decryption failed",
+                    "cannot start a thread: %s", strerror (rc));
+      else
+        pool.nthreads++;
+    }
+  pthread_mutex_unlock (&pool.lock);
+  return err;
 }
 
 
@@ -572,16 +623,16 @@ make_piece (pbunzip2_t *pu, uint64_t nbits, int next_kind, int input_end)
   pu->raw_kind = next_kind;
   pu->raw_start += nbits;
   pu->scan_done = input_end;
-  if (p->decode && !pu->workers && pu->filling > pu->emitted)
+  if (p->decode && !pu->asked && pu->filling > pu->emitted)
     {
-      err = start_workers (pu);
+      err = attach_workers (pu);
       if (err)
         return err;
     }
-  pthread_mutex_lock (&pu->lock);
+  pthread_mutex_lock (&pool.lock);
   pu->filling++;
-  pthread_cond_signal (&pu->submitted);
-  pthread_mutex_unlock (&pu->lock);
+  pthread_cond_broadcast (&pool.submitted);
+  pthread_mutex_unlock (&pool.lock);
   return 0;
 }
 
@@ -866,20 +917,22 @@ probe_block (pbunzip2_t *pu)
 }
 
 
-/* Stop the workers and wait for them.  */
+/* Stop the workers' work for PU, wait until none holds a piece of it,
+ * and give them back to the pool.  */
 static void
 stop_workers (pbunzip2_t *pu)
 {
-  int i;
-
-  pthread_mutex_lock (&pu->lock);
+  pthread_mutex_lock (&pool.lock);
   pu->stopping = 1;
-  pthread_cond_broadcast (&pu->submitted);
-  pthread_mutex_unlock (&pu->lock);
-  for (i = 0; i < pu->nworkers; i++)
-    if (pu->workers[i].started)
-      pthread_join (pu->workers[i].thread, NULL);
-  pu->nworkers = 0;
+  if (pu->attached)
+    {
+      pthread_cond_broadcast (&pool.submitted);
+      while (pool.busy)
+        pthread_cond_wait (&pool.completed, &pool.lock);
+      pool.owner = NULL;
+      pu->attached = 0;
+    }
+  pthread_mutex_unlock (&pool.lock);
 }
 
 
@@ -1274,9 +1327,6 @@ pbunzip2_new (pbunzip2_t **r_pu, int nthreads, source_fn_t source,
     nthreads = PBUNZIP2_THREADS_MAX;
   pu->nthreads = nthreads;
   pu->npieces = 2 * (size_t)nthreads + 1;
-  pthread_mutex_init (&pu->lock, NULL);
-  pthread_cond_init (&pu->submitted, NULL);
-  pthread_cond_init (&pu->completed, NULL);
   *r_pu = pu;
   pu->pieces = calloc (pu->npieces, sizeof *pu->pieces);
   if (!pu->pieces)
@@ -1294,9 +1344,5 @@ pbunzip2_release (pbunzip2_t *pu)
   if (pu->streaming || pu->serial)
     BZ2_bzDecompressEnd (&pu->bs);
   free_pieces (pu);
-  free (pu->workers);
-  pthread_cond_destroy (&pu->completed);
-  pthread_cond_destroy (&pu->submitted);
-  pthread_mutex_destroy (&pu->lock);
   free (pu);
 }

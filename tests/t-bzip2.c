@@ -17,7 +17,9 @@
  * stream are refused; data after the stream is ignored.  Blocks whose
  * output is larger than the reader holds of a piece are read right,
  * and stopping the reader in their middle, or a source that fails
- * there, leaves no thread behind.
+ * there, leaves no thread behind.  The streams read one after another
+ * share the workers: a stream of one block starts none, the first of
+ * more blocks starts them, and later ones start no more.
  *
  * With arguments "compress LEVEL THREADS" it compresses standard input
  * to standard output instead (tests/sfenc-bzip2.bats gives that to
@@ -377,6 +379,56 @@ thread_count (void)
   return n;
 }
 
+/* Read streams of one block and of three, one after another, on
+ * NTHREADS threads, and count this process's threads against BASE
+ * plus WANT.  */
+static void
+check_pool_step (const struct test_buf *one, const struct test_buf *three,
+                 int nthreads, int base, int want)
+{
+  struct test_buf back = { 0 };
+  gpg_error_t err;
+
+  err = decompress_parallel (one->data, one->len, nthreads, &back);
+  check (!err && back.len == 1000, "one block on %d threads: %s", nthreads,
+         err ? gpg_strerror (err) : "other output");
+  err = decompress_parallel (three->data, three->len, nthreads, &back);
+  check (!err && back.len == 250000, "three blocks on %d threads: %s",
+         nthreads, err ? gpg_strerror (err) : "other output");
+  check (thread_count () == base + want, "after %d threads: %d threads,"
+         " not %d", nthreads, thread_count (), base + want);
+  free (back.data);
+}
+
+/* Before any other stream is read.  */
+static void
+check_pool (void)
+{
+  unsigned char *in = malloc (250000);
+  struct test_buf one = { 0 }, three = { 0 }, back = { 0 };
+  int base = thread_count ();
+
+  if (!in)
+    abort ();
+  prng_fill (in, 250000);
+  if (compress_input (in, 1000, 1, 1, 0, &one)
+      || compress_input (in, 250000, 1, 1, 0, &three))
+    abort ();
+  check (base > 0, "no thread count in /proc/self/status");
+  check (!decompress_parallel (one.data, one.len, 3, &back)
+         && thread_count () == base,
+         "a stream of one block started threads: %d, not %d",
+         thread_count (), base);
+  check_pool_step (&one, &three, 2, base, 2);
+  check_pool_step (&one, &three, 3, base, 3);
+  check_pool_step (&one, &three, 2, base, 3);
+  check_pool_step (&one, &three, 3, base, 3);
+  free (in);
+  free (one.data);
+  free (three.data);
+  free (back.data);
+}
+
 /* Zeros: 4.5 MB of output a block at level 1, more than the reader
  * holds of a piece, in more blocks than its ring holds pieces.  Read
  * whole, stopped after some output, and with a source that fails in
@@ -489,6 +541,7 @@ main (int argc, char **argv)
     return compress_stdio (atoi (argv[2]), atoi (argv[3]));
   test_init ("t-bzip2");
   prng_seed ();
+  check_pool ();
   buf = malloc (12000000);
   if (!buf)
     abort ();
