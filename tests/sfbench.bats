@@ -303,16 +303,22 @@ assert r["rnp_net_reliable"] is None and r["rnp_net_mibs"] is None
   echo "$output" | grep -Eq '^AES +128 +gcrypt +enc +sfenc +[0-9.]+ '
 }
 
-@test "sfbench: the restore path: --decrypt-only --threads 1,2 of gpg's BZIP2 message" {
+# restore_run ARGS: the restore path of 1 MiB of the corpus on 1 and 2
+# threads, every OpenPGP tool a spy, with ARGS; skips without rnp.
+restore_run () {
   command -v rnp > /dev/null \
     || skip "NOT TESTED: rnp is not installed, and the restore path is measured beside rnp -d"
   spy sfenc "$SFENC"
   spy gpg
   spy rnp
   run "$SFBENCH" --size 1 --runs 1 --algo aes256 --input corpus \
-    --corpus-dir "$scratch" -z 6 --compress-algo bzip2 --decrypt-only \
-    --threads 1,2 --sfenc "$scratch/spy-sfenc" --gpg "$scratch/spy-gpg" \
+    --corpus-dir "$scratch" -z 6 --decrypt-only --threads 1,2 "$@" \
+    --sfenc "$scratch/spy-sfenc" --gpg "$scratch/spy-gpg" \
     --rnp "$scratch/spy-rnp"
+}
+
+@test "sfbench: the restore path: --decrypt-only --threads 1,2 of gpg's BZIP2 message" {
+  restore_run --compress-algo bzip2
   [ "$status" -eq 0 ]
   echo "$output"
   cat "$scratch/log"
@@ -355,15 +361,7 @@ assert r["rnp_net_reliable"] is None and r["rnp_net_mibs"] is None
 }
 
 @test "sfbench: the restore path of sfenc's own ZIP message: --message-by sfenc" {
-  command -v rnp > /dev/null \
-    || skip "NOT TESTED: rnp is not installed, and the restore path is measured beside rnp -d"
-  spy sfenc "$SFENC"
-  spy gpg
-  spy rnp
-  run "$SFBENCH" --size 1 --runs 1 --algo aes256 --input corpus \
-    --corpus-dir "$scratch" -z 6 --compress-algo zip --decrypt-only \
-    --threads 1,2 --message-by sfenc --sfenc "$scratch/spy-sfenc" \
-    --gpg "$scratch/spy-gpg" --rnp "$scratch/spy-rnp"
+  restore_run --compress-algo zip --message-by sfenc
   [ "$status" -eq 0 ]
   echo "$output"
   cat "$scratch/log"
