@@ -3,9 +3,7 @@
  * The reading thread cuts the stream after its header into pieces at
  * every bit offset where a block magic or the end magic begins (and,
  * in a stream without magics, where a piece grows longer than any
- * block).  A piece that begins with a block magic is made into a
- * stream of one block: the header, the piece, the end magic and, as
- * the combined CRC, the piece's own block CRC.  Workers decode these
+ * block).  Workers decode the pieces that begin with a block magic
  * through libbz2 in a ring of 2 * NTHREADS + 1 pieces, as pdeflate.c
  * compresses, and the reading thread takes the results in order.
  *
@@ -47,13 +45,13 @@
  * reading thread probes: it feeds libbz2 the bits from the block's
  * start, piece after piece, without anything appended, until the
  * block's output begins, which places the block's end between the
- * last two cuts fed; each of the two runs of pieces that end there is
- * checked as a stream of one block with the end magic and the block's
- * CRC as the combined CRC appended (libbz2 must end that stream having
- * read all of it: then its end magic is the one appended, as above),
- * and the one that decodes is decoded again into the reader.  When neither does, or the probe meets an error or the
- * end of the input, the stream is refused as the serial decoder
- * refuses it.  So false magics cost one probe of the block they are
+ * last two cuts fed.  Each of the two runs of pieces that end there
+ * is checked as a stream of one block, the end magic and the block's
+ * CRC as the combined CRC appended: libbz2 must end it having read all
+ * of it, and then that end magic is the one appended, for the reason
+ * above.  The one that decodes is decoded again into the reader.  When
+ * neither does, or the probe meets an error or the end of the input,
+ * the stream is refused as the serial decoder refuses it.  So false magics cost one probe of the block they are
  * in, never a wrong byte.
  *
  * A block longer than any encoder writes (an encoder's code lengths
