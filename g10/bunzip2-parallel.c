@@ -3,37 +3,55 @@
  * The reading thread cuts the stream after its header into pieces at
  * every bit offset where a block magic or the end magic begins (and,
  * in a stream without magics, where a piece grows longer than any
- * block).  A piece that begins with a block magic is made into a
- * stream of one block: the header, the piece, the end magic and, as
- * the combined CRC, the piece's own block CRC.  Workers decode these
+ * block).  Workers decode the pieces that begin with a block magic
  * through libbz2 in a ring of 2 * NTHREADS + 1 pieces, as pdeflate.c
  * compresses, and the reading thread takes the results in order.
  *
  * Why a decoded piece is the block the serial decoder reads.  A piece
- * is taken only when libbz2 reaches the end of its stream having
- * consumed all its bytes (the end magic then begins at most 7 bits
- * before the end of the piece) and every CRC matches.  Neither magic
- * matches itself or the other shifted by fewer than 45 bits, so that
- * end magic is exactly the one appended: the block read from the
- * piece's start ends exactly where the piece ends, and no magic lies
- * inside the piece, so there is one block.  The serial decoder reads
- * the same bits from the same place, so it decodes the same block and
+ * that begins with a block magic is decoded by libbz2 as a stream: the
+ * header, the piece and the 48 bits of the magic that made the cut
+ * after it, all bits of the real stream but for the zeros that pad
+ * the last byte.  libbz2 is first given only the bytes up to the
+ * piece's last bit, and the piece is taken only if its block's output
+ * begins there: the block's last code then ends at most 7 bits after
+ * the piece.  The serial decoder, from the same first bit, reads the
+ * same bits up to there and decodes the same block, so each byte of
+ * output is the serial decoder's as soon as libbz2 gives it, before
+ * any check.  Then libbz2 is given the rest of the magic, and the
+ * piece is taken whole only once libbz2 checked the block's CRC and
+ * found a magic right after the block.  Neither magic matches itself
+ * or the other shifted by fewer than 45 bits, so the block cannot end
+ * in the 7 bits after the piece: had it ended before the piece's end,
+ * the bits libbz2 read as a magic would all be the real stream's,
+ * where the reading thread found no magic.  So the block ends exactly
+ * where the piece ends, and there is one block.  The serial decoder
  * then finds, where the next piece begins, the magic that made the
  * cut.  The first piece begins right after the header, and each
  * further piece the reading thread takes begins where a taken block
  * ended, so every block of the output is one the serial decoder
  * gives, in its order, and the combined CRC is checked over them.
  *
+ * A block whose output is larger than a piece holds is therefore not
+ * decoded twice: the worker's libbz2 stops with the piece full and
+ * waits; the reading thread passes the piece's output on and then
+ * runs that same libbz2 on, straight into its reader, as far as its
+ * checks.  A block fails them only where the serial decoder fails,
+ * after the same output.  And when no worker has begun the piece at
+ * the head of the ring, the reading thread decodes it itself that
+ * way: a stream of one block never needs a thread.
+ *
  * A magic inside compressed data (possible, and easily crafted) makes
  * a piece that is not a whole block, whose decoding fails.  Then the
  * reading thread probes: it feeds libbz2 the bits from the block's
  * start, piece after piece, without anything appended, until the
  * block's output begins, which places the block's end between the
- * last two cuts fed; each of the two pieces runs that end there is
- * checked as above, and the one that decodes is decoded again into
- * the reader.  When neither does, or the probe meets an error or the
- * end of the input, the stream is refused as the serial decoder
- * refuses it.  So false magics cost one probe of the block they are
+ * last two cuts fed.  Each of the two runs of pieces that end there
+ * is checked as a stream of one block, the end magic and the block's
+ * CRC as the combined CRC appended: libbz2 must end it having read all
+ * of it, and then that end magic is the one appended, for the reason
+ * above.  The one that decodes is decoded again into the reader.  When
+ * neither does, or the probe meets an error or the end of the input,
+ * the stream is refused as the serial decoder refuses it.  So false magics cost one probe of the block they are
  * in, never a wrong byte.
  *
  * A block longer than any encoder writes (an encoder's code lengths
@@ -45,11 +63,16 @@
  * CRC: libbz2's combined CRC after it is then the stream's, and libbz2
  * checks the stream's at its end.  The forged block's output is
  * dropped.
+ *
+ * A worker's libbz2 is run on a slice of input or of output at a time
+ * and sees between them that the reading thread is stopping, so that
+ * an error or the end of the run waits for no block to be decoded.
  */
 #include <config.h>
 
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +90,11 @@
 
 /* Output that is counted but not kept.  */
 #define SCRATCH_SIZE ((size_t)64 << 10)
+
+/* The most input a worker's libbz2 reads between two looks at whether
+ * the reading thread is stopping, and the most output.  */
+#define INPUT_SLICE ((size_t)64 << 10)
+#define OUTPUT_SLICE ((size_t)512 << 10)
 
 #define MAGIC_MASK ((1ULL << BZIP2_MAGIC_BITS) - 1)
 
@@ -93,13 +121,23 @@ enum piece_kind
     PIECE_END
   };
 
-/* What decoding a one-block stream gave.  */
+/* What decoding a piece, or a run of pieces, gave.  */
 enum run_result
   {
-    RUN_OK,                     /* All its output is held.  */
-    RUN_BIG,                    /* Good, but its output was too much.  */
+    RUN_OK,                     /* One good block; its output is held.  */
+    RUN_BIG,                    /* Its output fills the piece, and its
+                                 * libbz2 waits to go on.  */
     RUN_BAD,                    /* Not exactly one good block.  */
     RUN_NOMEM
+  };
+
+/* What one run of a piece's libbz2 gave.  */
+enum step
+  {
+    STEP_MORE,                  /* Call again.  */
+    STEP_DONE,                  /* The block is whole and checked.  */
+    STEP_BAD,
+    STEP_NOMEM
   };
 
 typedef struct piece
@@ -107,23 +145,20 @@ typedef struct piece
   int kind;
   int input_end;                /* It ends where the input ended.  */
   uint64_t nbits;
-  bitbuf_t stream;              /* Header, the piece, the trailer.  */
-  int decode;                   /* Whether a worker decodes it.  */
+  bitbuf_t stream;              /* Header, the piece, the next magic.  */
+  size_t split;                 /* STREAM's bytes up to the piece's end.  */
+  int decode;                   /* Whether it is decoded.  */
   int result;                   /* The worker's enum run_result.  */
+  bz_stream bs;                 /* Its libbz2, while BS_OPEN.  */
+  int bs_open;
+  size_t fed;                   /* Bytes of STREAM given to BS.  */
+  int begun;                    /* BS has given output.  */
   unsigned char *out;           /* PIECE_OUTPUT_MAX bytes, or NULL.  */
   size_t outlen;
   size_t emitted;               /* Of OUT, by the reading thread.  */
-  int accepted;                 /* Its CRC is in the combined CRC.  */
+  int emitting;                 /* The reading thread passes it on.  */
   int done;                     /* Under the lock with workers.  */
 } piece_t;
-
-typedef struct worker
-{
-  pbunzip2_t *pu;
-  pthread_t thread;
-  int started;
-  unsigned char scratch[SCRATCH_SIZE];
-} worker_t;
 
 struct pbunzip2
 {
@@ -161,13 +196,34 @@ struct pbunzip2
   uint64_t filling;             /* Pieces made; changed under the lock.  */
   uint64_t emitted;             /* The reading thread's alone.  */
   uint64_t taken;               /* Under the lock.  */
-  int stopping;                 /* Under the lock.  */
-  worker_t *workers;
-  int nworkers;
-  pthread_mutex_t lock;
-  pthread_cond_t submitted;
-  pthread_cond_t completed;
+  uint64_t handed;              /* Pieces whose libbz2 the reading
+                                 * thread has taken; under the lock.  */
+  atomic_int stopping;          /* Set under the lock.  */
+  int nthreads;                 /* Workers it may have.  */
+  int asked;                    /* It asked the pool for them.  */
+  int attached;                 /* It has them; under the lock.  */
 };
+
+/* The workers, shared by the streams read in the process one after
+ * another: started for the first stream that needs them, at most
+ * PBUNZIP2_THREADS_MAX, working for one stream at a time (a stream
+ * read while they work for another is decoded by its reading thread
+ * alone), and stopped at exit.  The lock guards what the comments of
+ * pbunzip2_t say it does.  */
+static struct
+{
+  pthread_mutex_t lock;
+  pthread_cond_t submitted;     /* A piece, a libbz2 taken, or the end.  */
+  pthread_cond_t completed;     /* A piece done, or a worker free.  */
+  pthread_t threads[PBUNZIP2_THREADS_MAX];
+  int nthreads;
+  pbunzip2_t *owner;            /* The stream they work for.  */
+  int busy;                     /* Workers holding a piece of OWNER's.  */
+  int exit_hook;                /* pool_shutdown is registered.  */
+  atomic_int shutdown;
+} pool = { .lock = PTHREAD_MUTEX_INITIALIZER,
+           .submitted = PTHREAD_COND_INITIALIZER,
+           .completed = PTHREAD_COND_INITIALIZER };
 
 
 static piece_t *
@@ -199,16 +255,14 @@ fail_nomem (void)
 }
 
 
-/* Decode the one-block stream STREAM, keeping up to CAP bytes of its
- * output in OUT (*R_OUTLEN) and counting the rest through SCRATCH; on
- * any thread.  */
+/* Decode the one-block stream STREAM, which ends with the end magic
+ * and the combined CRC, counting its output through SCRATCH: RUN_OK
+ * if libbz2 ends it having read all of it.  */
 static int
-decode_run (const bitbuf_t *stream, unsigned char *out, size_t cap,
-            size_t *r_outlen, unsigned char *scratch)
+check_run (const bitbuf_t *stream, unsigned char *scratch)
 {
   bz_stream bs;
-  size_t outlen = 0, produced;
-  int rc, big = 0, result;
+  int rc, result;
 
   memset (&bs, 0, sizeof bs);
   if (BZ2_bzDecompressInit (&bs, 0, 0) != BZ_OK)
@@ -217,26 +271,12 @@ decode_run (const bitbuf_t *stream, unsigned char *out, size_t cap,
   bs.avail_in = bitbuf_bytes (stream);
   for (;;)
     {
-      if (outlen < cap)
-        {
-          bs.next_out = (char *)out + outlen;
-          bs.avail_out = cap - outlen;
-        }
-      else
-        {
-          bs.next_out = (char *)scratch;
-          bs.avail_out = SCRATCH_SIZE;
-        }
-      produced = bs.avail_out;
+      bs.next_out = (char *)scratch;
+      bs.avail_out = SCRATCH_SIZE;
       rc = BZ2_bzDecompress (&bs);
-      produced -= bs.avail_out;
-      if (outlen < cap)
-        outlen += produced;
-      else if (produced)
-        big = 1;
       if (rc == BZ_STREAM_END)
         {
-          result = bs.avail_in ? RUN_BAD : big ? RUN_BIG : RUN_OK;
+          result = bs.avail_in ? RUN_BAD : RUN_OK;
           break;
         }
       if (rc != BZ_OK)
@@ -252,52 +292,173 @@ decode_run (const bitbuf_t *stream, unsigned char *out, size_t cap,
         }
     }
   BZ2_bzDecompressEnd (&bs);
-  *r_outlen = outlen;
   return result;
+}
+
+
+/* Start piece P's libbz2.  */
+static int
+piece_open (piece_t *p)
+{
+  memset (&p->bs, 0, sizeof p->bs);
+  if (BZ2_bzDecompressInit (&p->bs, 0, 0) != BZ_OK)
+    return RUN_NOMEM;
+  p->bs_open = 1;
+  p->fed = 0;
+  p->begun = 0;
+  return RUN_OK;
+}
+
+
+static void
+piece_close (piece_t *p)
+{
+  if (p->bs_open)
+    BZ2_bzDecompressEnd (&p->bs);
+  p->bs_open = 0;
+}
+
+
+/* Run piece P's libbz2 once into OUT, ROOM bytes, and add the output
+ * to *R_PRODUCED: up to the piece's end until the output begins, then
+ * the rest of the magic after it (see the top of the file).  */
+static int
+piece_step (piece_t *p, unsigned char *out, size_t room, size_t *r_produced)
+{
+  size_t total = bitbuf_bytes (&p->stream);
+  size_t end = p->begun ? total : p->split;
+  size_t produced;
+  int rc;
+
+  if (!p->bs.avail_in && p->fed < end)
+    {
+      p->bs.next_in = (char *)p->stream.buf + p->fed;
+      p->bs.avail_in = end - p->fed < INPUT_SLICE ? end - p->fed
+                                                  : INPUT_SLICE;
+      p->fed += p->bs.avail_in;
+    }
+  p->bs.next_out = (char *)out;
+  p->bs.avail_out = room < UINT_MAX ? room : UINT_MAX;
+  produced = p->bs.avail_out;
+  rc = BZ2_bzDecompress (&p->bs);
+  produced -= p->bs.avail_out;
+  *r_produced += produced;
+  if (produced)
+    p->begun = 1;
+  if (rc != BZ_OK)
+    return rc == BZ_MEM_ERROR ? STEP_NOMEM : STEP_BAD;
+  /* libbz2 stops with room for output only when it needs input.  */
+  if (p->bs.avail_in || !p->bs.avail_out
+      || p->fed < (p->begun ? total : p->split))
+    return STEP_MORE;
+  return p->begun ? STEP_DONE : STEP_BAD;
+}
+
+
+/* Decode piece P on a worker into its output buffer, until the block
+ * is checked, the buffer is full (RUN_BIG: the libbz2 stays open) or
+ * the reading thread stops.  */
+static int
+decode_piece (pbunzip2_t *pu, piece_t *p)
+{
+  int step = STEP_MORE;
+  size_t room;
+
+  p->outlen = 0;
+  if (!p->out)
+    p->out = malloc (PIECE_OUTPUT_MAX);
+  if (!p->out || piece_open (p) != RUN_OK)
+    return RUN_NOMEM;
+  while (step == STEP_MORE)
+    {
+      if (atomic_load_explicit (&pu->stopping, memory_order_relaxed))
+        break;
+      room = PIECE_OUTPUT_MAX - p->outlen;
+      if (!room)
+        return RUN_BIG;
+      step = piece_step (p, p->out + p->outlen,
+                         room < OUTPUT_SLICE ? room : OUTPUT_SLICE,
+                         &p->outlen);
+    }
+  piece_close (p);
+  return step == STEP_DONE ? RUN_OK : step == STEP_NOMEM ? RUN_NOMEM
+                                                         : RUN_BAD;
+}
+
+
+/* Whether worker INDEX has a piece to take; under the lock.  */
+static int
+has_work (int index)
+{
+  pbunzip2_t *pu = pool.owner;
+
+  return (pu && index < pu->nthreads && !pu->stopping
+          && pu->taken < pu->filling);
 }
 
 
 static void *
 worker_main (void *arg)
 {
-  worker_t *w = arg;
-  pbunzip2_t *pu = w->pu;
+  int index = (int)(intptr_t)arg;
+  pbunzip2_t *pu;
+  uint64_t seq;
   piece_t *p;
+  int result;
 
-  pthread_mutex_lock (&pu->lock);
+  pthread_mutex_lock (&pool.lock);
   for (;;)
     {
-      while (!pu->stopping && pu->taken == pu->filling)
-        pthread_cond_wait (&pu->submitted, &pu->lock);
-      if (pu->stopping)
+      while (!pool.shutdown && !has_work (index))
+        pthread_cond_wait (&pool.submitted, &pool.lock);
+      if (pool.shutdown)
         break;
-      p = piece_at (pu, pu->taken++);
-      pthread_mutex_unlock (&pu->lock);
-      if (p->decode)
-        {
-          if (!p->out)
-            p->out = malloc (PIECE_OUTPUT_MAX);
-          p->result = p->out ? decode_run (&p->stream, p->out,
-                                           PIECE_OUTPUT_MAX, &p->outlen,
-                                           w->scratch)
-                             : RUN_NOMEM;
-        }
-      pthread_mutex_lock (&pu->lock);
+      pu = pool.owner;
+      seq = pu->taken++;
+      p = piece_at (pu, seq);
+      pool.busy++;
+      pthread_mutex_unlock (&pool.lock);
+      result = p->decode ? decode_piece (pu, p) : RUN_BAD;
+      pthread_mutex_lock (&pool.lock);
+      p->result = result;
       p->done = 1;
-      pthread_cond_broadcast (&pu->completed);
+      pthread_cond_broadcast (&pool.completed);
+      /* A libbz2 left open goes to the reading thread before this
+       * thread opens another: no more than one a thread.  */
+      while (!pu->stopping && !pool.shutdown && result == RUN_BIG
+             && pu->handed <= seq)
+        pthread_cond_wait (&pool.submitted, &pool.lock);
+      pool.busy--;
+      pthread_cond_broadcast (&pool.completed);
     }
-  pthread_mutex_unlock (&pu->lock);
+  pthread_mutex_unlock (&pool.lock);
   return NULL;
 }
 
 
-static void
-wait_done (pbunzip2_t *pu, piece_t *p)
+/* Wait until no worker has the piece at the head of the ring; return
+ * whether no worker took it, which leaves it to the reading thread.  */
+static int
+claim_head (pbunzip2_t *pu)
 {
-  pthread_mutex_lock (&pu->lock);
+  piece_t *p = piece_at (pu, pu->emitted);
+  int claimed = 0;
+
+  pthread_mutex_lock (&pool.lock);
+  if (pu->taken == pu->emitted)
+    {
+      pu->taken++;
+      p->done = 1;
+      claimed = 1;
+    }
   while (!p->done)
-    pthread_cond_wait (&pu->completed, &pu->lock);
-  pthread_mutex_unlock (&pu->lock);
+    pthread_cond_wait (&pool.completed, &pool.lock);
+  /* Its libbz2, if a worker left it open, is the reading thread's.  */
+  pu->handed = pu->emitted + 1;
+  if (p->bs_open)
+    pthread_cond_broadcast (&pool.submitted);
+  pthread_mutex_unlock (&pool.lock);
+  return claimed;
 }
 
 
@@ -305,7 +466,10 @@ wait_done (pbunzip2_t *pu, piece_t *p)
 static void
 pop_piece (pbunzip2_t *pu)
 {
-  wait_done (pu, piece_at (pu, pu->emitted));
+  piece_t *p = piece_at (pu, pu->emitted);
+
+  claim_head (pu);
+  piece_close (p);
   pu->emitted++;
 }
 
@@ -367,6 +531,56 @@ read_header (pbunzip2_t *pu)
 }
 
 
+/* At exit: stop the pool's workers and wait for them.  */
+static void
+pool_shutdown (void)
+{
+  int i;
+
+  pthread_mutex_lock (&pool.lock);
+  pool.shutdown = 1;
+  pthread_cond_broadcast (&pool.submitted);
+  pthread_mutex_unlock (&pool.lock);
+  for (i = 0; i < pool.nthreads; i++)
+    pthread_join (pool.threads[i], NULL);
+}
+
+
+/* Have the pool's workers decode PU's pieces, starting those it lacks,
+ * the first time a piece waits behind the one at the head of the ring:
+ * until then the reading thread decodes alone, and on if the workers
+ * work for another stream.  */
+static gpg_error_t
+attach_workers (pbunzip2_t *pu)
+{
+  gpg_error_t err = 0;
+  int rc;
+
+  pu->asked = 1;
+  pthread_mutex_lock (&pool.lock);
+  if (!pool.owner)
+    {
+      pool.owner = pu;
+      pu->attached = 1;
+    }
+  if (pu->attached && !pool.exit_hook)
+    pool.exit_hook = !atexit (pool_shutdown);
+  while (!err && pu->attached && pool.exit_hook
+         && pool.nthreads < pu->nthreads)
+    {
+      rc = pthread_create (&pool.threads[pool.nthreads], NULL, worker_main,
+                           (void *)(intptr_t)pool.nthreads);
+      if (rc)
+        err = fail (gpg_error_from_errno (rc), "decryption failed",
+                    "cannot start a thread: %s", strerror (rc));
+      else
+        pool.nthreads++;
+    }
+  pthread_mutex_unlock (&pool.lock);
+  return err;
+}
+
+
 /* Append the piece of the first NBITS bits of RAW to the ring, cut at
  * the end of the input if INPUT_END, and hand it to the workers; the
  * next piece begins with NEXT_KIND.  */
@@ -380,20 +594,21 @@ make_piece (pbunzip2_t *pu, uint64_t nbits, int next_kind, int input_end)
   p->kind = pu->raw_kind;
   p->input_end = input_end;
   p->nbits = nbits;
-  p->decode = p->kind == PIECE_BLOCK && nbits >= BZIP2_BLOCK_HEAD_BITS;
+  p->decode = p->kind == PIECE_BLOCK && nbits >= BZIP2_BLOCK_HEAD_BITS
+              && next_kind != PIECE_OTHER;
+  p->split = (BZIP2_HEADER_BITS + nbits + 7) / 8;
   p->outlen = 0;
   p->emitted = 0;
-  p->accepted = 0;
+  p->emitting = 0;
   p->done = 0;
   bitbuf_truncate (&p->stream, 0);
   err = bitbuf_put (&p->stream, 0x425a6830 + pu->level, BZIP2_HEADER_BITS);
   if (!err)
     err = bitbuf_append (&p->stream, pu->raw.buf, 0, nbits);
   if (!err && p->decode)
-    err = bitbuf_put (&p->stream, BZIP2_END_MAGIC, BZIP2_MAGIC_BITS);
-  if (!err && p->decode)
-    err = bitbuf_put (&p->stream, bits_get (pu->raw.buf, BZIP2_MAGIC_BITS, 32),
-                      32);
+    err = bitbuf_put (&p->stream, next_kind == PIECE_BLOCK ? BZIP2_BLOCK_MAGIC
+                                                           : BZIP2_END_MAGIC,
+                      BZIP2_MAGIC_BITS);
   bitbuf_truncate (&pu->spare, 0);
   if (!err)
     err = bitbuf_append (&pu->spare, pu->raw.buf, nbits,
@@ -406,10 +621,16 @@ make_piece (pbunzip2_t *pu, uint64_t nbits, int next_kind, int input_end)
   pu->raw_kind = next_kind;
   pu->raw_start += nbits;
   pu->scan_done = input_end;
-  pthread_mutex_lock (&pu->lock);
+  if (p->decode && !pu->asked && pu->filling > pu->emitted)
+    {
+      err = attach_workers (pu);
+      if (err)
+        return err;
+    }
+  pthread_mutex_lock (&pool.lock);
   pu->filling++;
-  pthread_cond_signal (&pu->submitted);
-  pthread_mutex_unlock (&pu->lock);
+  pthread_cond_broadcast (&pool.submitted);
+  pthread_mutex_unlock (&pool.lock);
   return 0;
 }
 
@@ -568,7 +789,6 @@ static gpg_error_t
 try_candidate (pbunzip2_t *pu, uint64_t nbits, int *r_good)
 {
   bitbuf_t *c = &pu->candidate;
-  size_t outlen;
   int result;
 
   *r_good = 0;
@@ -581,7 +801,7 @@ try_candidate (pbunzip2_t *pu, uint64_t nbits, int *r_good)
                                   BZIP2_HEADER_BITS + BZIP2_MAGIC_BITS, 32),
                      32))
     return fail_nomem ();
-  result = decode_run (c, NULL, 0, &outlen, pu->scratch);
+  result = check_run (c, pu->scratch);
   if (result == RUN_NOMEM)
     return fail_nomem ();
   if (result == RUN_BAD)
@@ -695,20 +915,22 @@ probe_block (pbunzip2_t *pu)
 }
 
 
-/* Stop the workers and wait for them.  */
+/* Stop the workers' work for PU, wait until none holds a piece of it,
+ * and give them back to the pool.  */
 static void
 stop_workers (pbunzip2_t *pu)
 {
-  int i;
-
-  pthread_mutex_lock (&pu->lock);
+  pthread_mutex_lock (&pool.lock);
   pu->stopping = 1;
-  pthread_cond_broadcast (&pu->submitted);
-  pthread_mutex_unlock (&pu->lock);
-  for (i = 0; i < pu->nworkers; i++)
-    if (pu->workers[i].started)
-      pthread_join (pu->workers[i].thread, NULL);
-  pu->nworkers = 0;
+  if (pu->attached)
+    {
+      pthread_cond_broadcast (&pool.submitted);
+      while (pool.busy)
+        pthread_cond_wait (&pool.completed, &pool.lock);
+      pool.owner = NULL;
+      pu->attached = 0;
+    }
+  pthread_mutex_unlock (&pool.lock);
 }
 
 
@@ -720,6 +942,7 @@ free_pieces (pbunzip2_t *pu)
 
   for (i = 0; pu->pieces && i < pu->npieces; i++)
     {
+      piece_close (&pu->pieces[i]);
       bitbuf_release (&pu->pieces[i].stream);
       free (pu->pieces[i].out);
     }
@@ -948,13 +1171,24 @@ end_of_stream (pbunzip2_t *pu)
 }
 
 
-/* Take the next block at the head of the ring: its output held, or
- * decoded again by the reading thread.  */
+/* Add the CRC of the block of piece P to the combined CRC.  */
+static void
+combine_piece_crc (pbunzip2_t *pu, piece_t *p)
+{
+  pu->combined = bzip2_combine_crc
+    (pu->combined, bits_get (p->stream.buf,
+                             BZIP2_HEADER_BITS + BZIP2_MAGIC_BITS, 32));
+}
+
+
+/* Take the next block at the head of the ring: its output held, its
+ * libbz2 to go on with, or to be decoded by the reading thread.  */
 static gpg_error_t
 take_head (pbunzip2_t *pu)
 {
   gpg_error_t err;
   piece_t *p;
+  int claimed;
 
   err = fill_ring (pu);
   if (err)
@@ -962,31 +1196,77 @@ take_head (pbunzip2_t *pu)
   if (pu->emitted == pu->filling)
     return fail_truncated ();
   p = piece_at (pu, pu->emitted);
-  wait_done (pu, p);
+  claimed = claim_head (pu);
   if (p->kind == PIECE_END)
     return end_of_stream (pu);
   if (p->kind == PIECE_OTHER)
     return p->input_end && p->nbits < BZIP2_MAGIC_BITS ? fail_truncated ()
                                                        : fail_corrupted ();
-  if (p->decode && p->result == RUN_NOMEM)
-    return fail_nomem ();
-  if (p->decode && p->result == RUN_OK)
+  if (!p->decode)
+    return probe_block (pu);
+  if (claimed)
     {
-      pu->combined = bzip2_combine_crc
-        (pu->combined, bits_get (p->stream.buf,
-                                 BZIP2_HEADER_BITS + BZIP2_MAGIC_BITS, 32));
-      p->accepted = 1;
+      p->outlen = 0;
+      if (piece_open (p) != RUN_OK)
+        return fail_nomem ();
+      p->emitting = 1;
       return 0;
     }
-  if (p->decode && p->result == RUN_BIG)
+  if (p->result == RUN_NOMEM)
+    return fail_nomem ();
+  if (p->result == RUN_OK)
+    combine_piece_crc (pu, p);
+  if (p->result == RUN_OK || p->result == RUN_BIG)
     {
-      bitbuf_truncate (&pu->run, 0);
-      if (bitbuf_append (&pu->run, p->stream.buf, 0, p->stream.nbits))
-        return fail_nomem ();
-      pop_piece (pu);
-      return start_streaming (pu);
+      p->emitting = 1;
+      return 0;
     }
   return probe_block (pu);
+}
+
+
+/* Pass on the output of the block at the head of the ring: what is
+ * held, then what its libbz2 gives, if it is open.  */
+static gpg_error_t
+emit_head (pbunzip2_t *pu, unsigned char *buf, size_t size, size_t *nread)
+{
+  piece_t *p = piece_at (pu, pu->emitted);
+  size_t n = p->outlen - p->emitted;
+  int step = STEP_DONE;
+
+  if (n)
+    {
+      n = n < size ? n : size;
+      memcpy (buf, p->out + p->emitted, n);
+      p->emitted += n;
+      *nread = n;
+      if (p->emitted == p->outlen && !p->bs_open)
+        pop_piece (pu);
+      return 0;
+    }
+  if (p->bs_open)
+    {
+      do
+        step = piece_step (p, buf, size, nread);
+      while (step == STEP_MORE && !*nread);
+      if (step == STEP_NOMEM)
+        return fail_nomem ();
+      if (step == STEP_BAD && !p->begun)
+        {
+          /* Only a piece no worker took gets here: probe it.  */
+          *nread = 0;
+          piece_close (p);
+          p->emitting = 0;
+          return probe_block (pu);
+        }
+      if (step == STEP_BAD)
+        return fail_corrupted ();
+      if (step == STEP_DONE)
+        combine_piece_crc (pu, p);
+    }
+  if (step == STEP_DONE)
+    pop_piece (pu);
+  return 0;
 }
 
 
@@ -996,7 +1276,6 @@ pbunzip2_read (void *ctx, unsigned char *buf, size_t size, size_t *nread)
   pbunzip2_t *pu = ctx;
   gpg_error_t err;
   piece_t *p;
-  size_t n;
 
   *nread = 0;
   if (!size)
@@ -1019,48 +1298,12 @@ pbunzip2_read (void *ctx, unsigned char *buf, size_t size, size_t *nread)
           continue;
         }
       p = pu->emitted < pu->filling ? piece_at (pu, pu->emitted) : NULL;
-      if (p && p->accepted)
-        {
-          n = p->outlen - p->emitted;
-          if (n > size)
-            n = size;
-          memcpy (buf, p->out + p->emitted, n);
-          p->emitted += n;
-          if (p->emitted == p->outlen)
-            pop_piece (pu);
-          *nread = n;
-          if (n)
-            return 0;
-          continue;
-        }
-      err = take_head (pu);
-      if (err)
+      if (p && p->emitting)
+        err = emit_head (pu, buf, size, nread);
+      else
+        err = take_head (pu);
+      if (err || *nread)
         return err;
-    }
-  return 0;
-}
-
-
-/* Start NTHREADS workers.  */
-static gpg_error_t
-start_workers (pbunzip2_t *pu, int nthreads)
-{
-  worker_t *w;
-  int i, rc;
-
-  pu->workers = calloc (nthreads, sizeof *pu->workers);
-  if (!pu->workers)
-    return fail (gpg_error_from_syserror (), "out of core", NULL);
-  for (i = 0; i < nthreads; i++)
-    {
-      w = &pu->workers[i];
-      w->pu = pu;
-      rc = pthread_create (&w->thread, NULL, worker_main, w);
-      if (rc)
-        return fail (gpg_error_from_errno (rc), "decryption failed",
-                     "cannot start a thread: %s", strerror (rc));
-      w->started = 1;
-      pu->nworkers = i + 1;
     }
   return 0;
 }
@@ -1080,15 +1323,13 @@ pbunzip2_new (pbunzip2_t **r_pu, int nthreads, source_fn_t source,
   pu->source_ctx = source_ctx;
   if (nthreads > PBUNZIP2_THREADS_MAX)
     nthreads = PBUNZIP2_THREADS_MAX;
+  pu->nthreads = nthreads;
   pu->npieces = 2 * (size_t)nthreads + 1;
-  pthread_mutex_init (&pu->lock, NULL);
-  pthread_cond_init (&pu->submitted, NULL);
-  pthread_cond_init (&pu->completed, NULL);
   *r_pu = pu;
   pu->pieces = calloc (pu->npieces, sizeof *pu->pieces);
   if (!pu->pieces)
     return fail (gpg_error_from_syserror (), "out of core", NULL);
-  return start_workers (pu, nthreads);
+  return 0;
 }
 
 
@@ -1101,9 +1342,5 @@ pbunzip2_release (pbunzip2_t *pu)
   if (pu->streaming || pu->serial)
     BZ2_bzDecompressEnd (&pu->bs);
   free_pieces (pu);
-  free (pu->workers);
-  pthread_cond_destroy (&pu->completed);
-  pthread_cond_destroy (&pu->submitted);
-  pthread_mutex_destroy (&pu->lock);
   free (pu);
 }

@@ -5,7 +5,8 @@
 # show n/a for a missing peer and n/a* for a net figure the fixed cost
 # swamps, feed every tool the same bytes, and draw a chart; --threads,
 # --compress-algo and --decrypt-only must reach the tools and show in
-# every format.  No figure is checked for speed.
+# every format; --message-by sfenc has sfenc make the message every
+# tool decrypts.  No figure is checked for speed.
 
 setup () {
   SFBENCH=${SFBENCH:-${top_builddir:-$BATS_TEST_DIRNAME/..}/tools/sfbench}
@@ -302,16 +303,22 @@ assert r["rnp_net_reliable"] is None and r["rnp_net_mibs"] is None
   echo "$output" | grep -Eq '^AES +128 +gcrypt +enc +sfenc +[0-9.]+ '
 }
 
-@test "sfbench: the restore path: --decrypt-only --threads 1,2 of gpg's BZIP2 message" {
+# restore_run ARGS: the restore path of 1 MiB of the corpus on 1 and 2
+# threads, every OpenPGP tool a spy, with ARGS; skips without rnp.
+restore_run () {
   command -v rnp > /dev/null \
     || skip "NOT TESTED: rnp is not installed, and the restore path is measured beside rnp -d"
   spy sfenc "$SFENC"
   spy gpg
   spy rnp
   run "$SFBENCH" --size 1 --runs 1 --algo aes256 --input corpus \
-    --corpus-dir "$scratch" -z 6 --compress-algo bzip2 --decrypt-only \
-    --threads 1,2 --sfenc "$scratch/spy-sfenc" --gpg "$scratch/spy-gpg" \
+    --corpus-dir "$scratch" -z 6 --decrypt-only --threads 1,2 "$@" \
+    --sfenc "$scratch/spy-sfenc" --gpg "$scratch/spy-gpg" \
     --rnp "$scratch/spy-rnp"
+}
+
+@test "sfbench: the restore path: --decrypt-only --threads 1,2 of gpg's BZIP2 message" {
+  restore_run --compress-algo bzip2
   [ "$status" -eq 0 ]
   echo "$output"
   cat "$scratch/log"
@@ -351,6 +358,40 @@ assert r["rnp_net_reliable"] is None and r["rnp_net_mibs"] is None
   done
   [ "$(grep -- ' -d' "$scratch/log" | awk -v n="$size" '$2 == n { print $3 }' \
     | sort -u | wc -l)" -eq 1 ]
+}
+
+@test "sfbench: the restore path of sfenc's own ZIP message: --message-by sfenc" {
+  restore_run --compress-algo zip --message-by sfenc
+  [ "$status" -eq 0 ]
+  echo "$output"
+  cat "$scratch/log"
+  echo "$output" | grep -q '^# dec: every tool decrypts the same file, made once per algorithm by sfenc with --compress-algo zip$'
+  num='[0-9]+\.[0-9]+'
+  for n in 1 2; do
+    echo "$output" | grep -Eq "^AES256 +256 +[a-z]+ +$n +dec +sfenc +$num "
+  done
+  [ "$(echo "$output" | grep -Ec '^AES256 +256 +[a-z]+ +- +dec +gpg +[0-9]')" -eq 2 ]
+  [ "$(echo "$output" | grep -Ec '^AES256 +256 +[a-z]+ +- +dec +rnp +[0-9]')" -eq 2 ]
+  # sfenc made the message, with its default thread count, and gpg
+  # encrypted nothing.
+  [ "$(fed sfenc | grep -c -- ' -z 6 --compress-algo zip -c --cipher-algo AES256')" -eq 1 ]
+  [ "$(fed sfenc | grep -c -- ' -c .*--threads')" -eq 0 ]
+  [ "$(grep -c '^gpg .* -c ' "$scratch/log")" -eq 0 ]
+  "$SFENC" --batch --passphrase sfbench -d -v "$scratch/last-sfenc" \
+    2>&1 > /dev/null | grep -q 'ZIP compressed data'
+  # Every tool decrypted those bytes: sfenc once per count.
+  size=$(stat -c %s "$scratch/last-sfenc")
+  for n in 1 2; do
+    [ "$(fed sfenc | grep -c -- "^sfenc $size .* -d --threads $n$")" -eq 1 ]
+  done
+  for tool in gpg rnp; do
+    [ "$(fed $tool | grep -c -- "^$tool $size .* -d$")" -eq 1 ]
+  done
+  [ "$(grep -- ' -d' "$scratch/log" | awk -v n="$size" '$2 == n { print $3 }' \
+    | sort -u | wc -l)" -eq 1 ]
+  run "$SFBENCH" --message-by rnp
+  [ "$status" -eq 2 ]
+  [ "$output" = "sfbench: --message-by: gpg or sfenc expected" ]
 }
 
 @test "sfbench: --compress-algo zlib reaches every OpenPGP tool; --threads in every format" {

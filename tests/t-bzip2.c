@@ -14,7 +14,12 @@
  * A block whose map of used bytes spells the block magic or the end
  * magic (a false magic inside a block, placed by the choice of bytes)
  * is read right; a wrong block CRC, a wrong combined CRC and a cut
- * stream are refused; data after the stream is ignored.
+ * stream are refused; data after the stream is ignored.  Blocks whose
+ * output is larger than the reader holds of a piece are read right,
+ * and stopping the reader in their middle, or a source that fails
+ * there, leaves no thread behind.  The streams read one after another
+ * share the workers: a stream of one block starts none, the first of
+ * more blocks starts them, and later ones start no more.
  *
  * With arguments "compress LEVEL THREADS" it compresses standard input
  * to standard output instead (tests/sfenc-bzip2.bats gives that to
@@ -23,6 +28,7 @@
 #include <config.h>
 
 #include <bzlib.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "t-common.h"
@@ -38,12 +44,14 @@ out_sink (void *ctx, const unsigned char *buf, size_t len)
   return 0;
 }
 
-/* Memory as a source, in pieces of random sizes.  */
+/* Memory as a source, in pieces of random sizes; failing once FAIL_AT
+ * bytes are read, unless that is 0.  */
 struct in
 {
   const unsigned char *data;
   size_t len;
   size_t pos;
+  size_t fail_at;
 };
 
 static gpg_error_t
@@ -51,6 +59,9 @@ in_source (void *ctx, unsigned char *buf, size_t size, size_t *nread)
 {
   struct in *in = ctx;
   size_t n = in->len - in->pos;
+
+  if (in->fail_at && in->pos >= in->fail_at)
+    return gpg_error (GPG_ERR_EIO);
 
   if (n > size)
     n = size;
@@ -92,7 +103,7 @@ static gpg_error_t
 decompress_parallel (const unsigned char *z, size_t zlen, int nthreads,
                      struct test_buf *out)
 {
-  struct in in = { z, zlen, 0 };
+  struct in in = { z, zlen, 0, 0 };
   unsigned char buf[70000];
   pbunzip2_t *pu;
   gpg_error_t err;
@@ -352,6 +363,130 @@ check_damage (void)
   free (back.data);
 }
 
+/* The threads of this process, as Linux counts them; 0 if unknown.  */
+static int
+thread_count (void)
+{
+  FILE *fp = fopen ("/proc/self/status", "r");
+  char line[256];
+  int n = 0;
+
+  while (fp && fgets (line, sizeof line, fp))
+    if (sscanf (line, "Threads: %d", &n) == 1)
+      break;
+  if (fp)
+    fclose (fp);
+  return n;
+}
+
+/* Read streams of one block and of three, one after another, on
+ * NTHREADS threads; return how many threads the process then has.  */
+static int
+pool_step (const struct test_buf *one, const struct test_buf *three,
+           int nthreads)
+{
+  struct test_buf back = { 0 };
+  gpg_error_t err;
+
+  err = decompress_parallel (one->data, one->len, nthreads, &back);
+  check (!err && back.len == 1000, "one block on %d threads: %s", nthreads,
+         err ? gpg_strerror (err) : "other output");
+  err = decompress_parallel (three->data, three->len, nthreads, &back);
+  check (!err && back.len == 250000, "three blocks on %d threads: %s",
+         nthreads, err ? gpg_strerror (err) : "other output");
+  free (back.data);
+  return thread_count ();
+}
+
+/* Before any other stream is read.  A sanitizer may start a thread of
+ * its own with the first worker: counts are compared after that.  */
+static void
+check_pool (void)
+{
+  unsigned char *in = malloc (250000);
+  struct test_buf one = { 0 }, three = { 0 }, back = { 0 };
+  int base = thread_count (), two, n;
+
+  if (!in)
+    abort ();
+  prng_fill (in, 250000);
+  if (compress_input (in, 1000, 1, 1, 0, &one)
+      || compress_input (in, 250000, 1, 1, 0, &three))
+    abort ();
+  check (base > 0, "no thread count in /proc/self/status");
+  check (!decompress_parallel (one.data, one.len, 3, &back)
+         && thread_count () == base,
+         "a stream of one block started threads: %d, not %d",
+         thread_count (), base);
+  two = pool_step (&one, &three, 2);
+  check (two >= base + 2, "2 threads: %d threads, not %d", two, base + 2);
+  n = pool_step (&one, &three, 3);
+  check (n == two + 1, "3 threads after 2: %d threads, not %d", n, two + 1);
+  n = pool_step (&one, &three, 2);
+  check (n == two + 1, "2 threads after 3: %d threads, not %d", n, two + 1);
+  n = pool_step (&one, &three, 3);
+  check (n == two + 1, "3 threads again: %d threads, not %d", n, two + 1);
+  free (in);
+  free (one.data);
+  free (three.data);
+  free (back.data);
+}
+
+/* Zeros: 4.5 MB of output a block at level 1, more than the reader
+ * holds of a piece, in more blocks than its ring holds pieces.  Read
+ * whole, stopped after some output, and with a source that fails in
+ * the middle; each time no thread is left.  */
+static void
+check_large_blocks (void)
+{
+  size_t len = 40000000, got, n;
+  unsigned char *in = calloc (1, len);
+  unsigned char buf[65536];
+  struct test_buf z = { 0 }, back = { 0 };
+  struct in src = { 0 };
+  gpg_error_t err;
+  pbunzip2_t *pu;
+  int before = thread_count (), nthreads;
+
+  if (!in || compress_input (in, len, 1, 2, 0, &z))
+    abort ();
+  for (nthreads = 2; nthreads <= 3; nthreads++)
+    {
+      err = decompress_parallel (z.data, z.len, nthreads, &back);
+      check (!err && back.len == len && !memcmp (back.data, in, len),
+             "zeros on %d threads: %s", nthreads,
+             err ? gpg_strerror (err) : "other output");
+      src.data = z.data;
+      src.len = z.len;
+      src.pos = 0;
+      err = pbunzip2_new (&pu, nthreads, in_source, &src);
+      for (got = 0; !err && got < 5000000; got += n)
+        err = pbunzip2_read (pu, buf, sizeof buf, &n);
+      pbunzip2_release (pu);
+      check (!err, "zeros on %d threads, stopped: %s", nthreads,
+             gpg_strerror (err));
+      check (thread_count () == before, "zeros on %d threads, stopped:"
+             " %d threads left, not %d", nthreads, thread_count (), before);
+      src.pos = 0;
+      src.fail_at = z.len / 2;
+      err = pbunzip2_new (&pu, nthreads, in_source, &src);
+      do
+        if (!err)
+          err = pbunzip2_read (pu, buf, sizeof buf, &n);
+      while (!err && n);
+      pbunzip2_release (pu);
+      src.fail_at = 0;
+      check (gpg_err_code (err) == GPG_ERR_EIO, "zeros on %d threads, the"
+             " source failing: %s", nthreads, gpg_strerror (err));
+      check (thread_count () == before, "zeros on %d threads, the source"
+             " failing: %d threads left, not %d", nthreads, thread_count (),
+             before);
+    }
+  free (in);
+  free (z.data);
+  free (back.data);
+}
+
 /* libbz2's own streams of several blocks (its blocks keep a run that
  * is cut at the block's end for the next one).  */
 static void
@@ -409,6 +544,7 @@ main (int argc, char **argv)
     return compress_stdio (atoi (argv[2]), atoi (argv[3]));
   test_init ("t-bzip2");
   prng_seed ();
+  check_pool ();
   buf = malloc (12000000);
   if (!buf)
     abort ();
@@ -451,6 +587,7 @@ main (int argc, char **argv)
   check_false_magic ("a false end magic", BZIP2_END_MAGIC);
   check_damage ();
   check_libbz2_streams ();
+  check_large_blocks ();
   free (buf);
   return test_finish ();
 }

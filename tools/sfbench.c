@@ -32,7 +32,9 @@
  * The restore path is decryption alone (--decrypt-only) of the
  * compressed message gpg made of the corpus, with the algorithm
  * --compress-algo names, and sfenc once per --threads count: its
- * one-thread figure beside the others, in rows of their own.
+ * one-thread figure beside the others, in rows of their own.  With
+ * --message-by sfenc the message is sfenc's own, which gpg and rnp
+ * then decrypt too.
  */
 #define _GNU_SOURCE 1           /* strcasestr, pipe2, mkostemp */
 #include <config.h>
@@ -105,6 +107,7 @@ struct options
   const char *passphrase;
   const char *aead;             /* --aead: "OCB", "EAX", "GCM" or NULL.  */
   const char *compress_algo;    /* "zip", "zlib", "bzip2" or NULL.  */
+  enum tool message_by;         /* Who makes the message to decrypt.  */
 };
 
 /* One algorithm as sfenc lists it.  */
@@ -194,6 +197,8 @@ usage (FILE *fp)
          "  --compress-algo A   with -z 1..9: every OpenPGP tool compresses\n"
          "                      with A, zip, zlib or bzip2 (default: each\n"
          "                      tool's own); gpg's message to decrypt too\n"
+         "  --message-by TOOL   gpg (default) or sfenc: the tool that makes\n"
+         "                      the message every tool decrypts\n"
          "  --corpus-dir DIR    where the corpus is cached (default\n"
          "                      $TMPDIR, else /tmp)\n"
          "  --algo LIST         algorithms, comma separated (default: every\n"
@@ -892,17 +897,17 @@ file_source (const char *file)
 }
 
 /* Make the files decryption reads: the input and an empty input,
- * encrypted by gpg when it can, else by sfenc.  Returns the name of
- * the tool that made them.  */
+ * encrypted by the tool of --message-by when it can, else by sfenc.
+ * Returns the name of the tool that made them.  */
 static const char *
 make_ciphertexts (const struct algo *a, const char *data, const char *empty)
 {
   struct command c;
   struct bench_usage u;
   const char *why;
-  enum tool t = T_GPG;
+  enum tool t = opt.message_by;
 
-  build_command (&c, T_GPG, OP_ENC, a, NULL, 0);
+  build_command (&c, t, OP_ENC, a, NULL, 0);
   if (!c.usable || run_once (c.argv, c.env, NULL, empty, &u, &why))
     {
       t = T_SFENC;
@@ -1749,6 +1754,15 @@ parse_compress_algo (const char *arg, const char *val)
   return NULL;
 }
 
+/* The tool VAL of option ARG that makes the message to decrypt.  */
+static enum tool
+parse_message_by (const char *arg, const char *val)
+{
+  if (strcmp (val, tool_names[T_GPG]) && strcmp (val, tool_names[T_SFENC]))
+    bench_die (arg, "gpg or sfenc expected");
+  return strcmp (val, tool_names[T_GPG]) ? T_SFENC : T_GPG;
+}
+
 /* The thread counts of the list VAL of option ARG, each as a whole
  * number from 1 to 64, the range of sfenc --threads.  */
 static char **
@@ -1819,6 +1833,8 @@ set_option (const char *arg, const char *val)
     opt.compress_algo = parse_compress_algo (arg, val);
   else if (!strcmp (arg, "--threads"))
     opt.threads = parse_threads (arg, val);
+  else if (!strcmp (arg, "--message-by"))
+    opt.message_by = parse_message_by (arg, val);
   else
     opt.passphrase = val;
 }
@@ -1830,7 +1846,7 @@ takes_value (const char *arg)
   static const char *const with_value[] =
     { "--size", "--runs", "-z", "--input", "--corpus-dir", "--algo",
       "--cipher-impl", "--format", "--plot", "--save", "--passphrase",
-      "--aead", "--compress-algo", "--threads" };
+      "--aead", "--compress-algo", "--threads", "--message-by" };
   size_t j;
 
   for (j = 0; j < sizeof with_value / sizeof *with_value; j++)
@@ -2197,6 +2213,7 @@ main (int argc, char **argv)
   bench_progname = "sfbench";
   opt.size_mib = 64;
   opt.runs = 3;
+  opt.message_by = T_GPG;
   opt.encrypt = 1;
   opt.decrypt = 1;
   opt.passphrase = "sfbench";
