@@ -12,10 +12,7 @@
  * where the cancellation points are the input's read(2) and the
  * writes of --progress and its status lines, never the middle of a
  * cipher or hash update; the rest of its loop runs with cancellation
- * disabled and sees the STOPPING flag instead.  A producer may itself
- * read another ring (ISA-L's check, checked-source.c, reads the
- * decrypting thread's): its wait in source_thread_read is then a
- * cancellation point too, and gives the lock back.
+ * disabled and sees the STOPPING flag instead.
  *
  * The producer decrypts, so its stack holds key material (copies of
  * round keys, OCB offsets) that sf_burn_key_traces, which clears the
@@ -224,13 +221,6 @@ join (source_thread_t *st)
 }
 
 
-static void
-unlock (void *lock)
-{
-  pthread_mutex_unlock (lock);
-}
-
-
 gpg_error_t
 source_thread_read (void *ctx, unsigned char *buf, size_t size,
                     size_t *nread)
@@ -241,12 +231,8 @@ source_thread_read (void *ctx, unsigned char *buf, size_t size,
 
   *nread = 0;
   pthread_mutex_lock (&st->lock);
-  /* The reader may be the producer of another ring, cancelled in this
-   * wait: the lock must not stay held.  */
-  pthread_cleanup_push (unlock, &st->lock);
   while (st->head == st->tail && !st->ended)
     pthread_cond_wait (&st->filled, &st->lock);
-  pthread_cleanup_pop (0);
   if (st->head == st->tail)
     {
       pthread_mutex_unlock (&st->lock);
