@@ -56,7 +56,9 @@ struct source_thread
   source_fn_t source;
   void *source_ctx;
   size_t read_directly;         /* Bytes read before the producer ran.  */
-  int direct_end;               /* The source ended before that.  */
+  int direct_end;               /* ERR is final: the source ended or
+                                 * failed before the producer ran, or
+                                 * the producer could not start.  */
   pthread_t thread;
   void *stack;                  /* STACK_SIZE bytes, or NULL.  */
   int running;                  /* THREAD is to be joined.  */
@@ -244,7 +246,8 @@ start_producer (source_thread_t *st)
 
 /* Read from the source on the calling thread while the producer has
  * not started: until SOURCE_THREAD_LAZY bytes came, and for good when
- * the source ended or failed before.  True when it did read.  */
+ * the source ended or failed before.  True when it answered the read
+ * (at *NREAD and *R_ERR), false when the producer is to answer.  */
 static int
 read_directly (source_thread_t *st, unsigned char *buf, size_t size,
                size_t *nread, gpg_error_t *r_err)
