@@ -228,38 +228,12 @@ compress_writer_release (compress_writer_t *cw)
  * thread only.  */
 static int parallel_bzip2_layers;
 
-/* How many ISA-L layers have their check on a thread (inflate-engine.h):
- * one at a time, and none inside a BZIP2 layer read on threads, whose
- * reading thread alone may read it.  */
-static int checked_ahead_layers;
-
 struct inflate_source
 {
   bzip2_reader_t *bzip2;        /* BZIP2 on one thread.  */
   pbunzip2_t *pbunzip2;         /* BZIP2 on several.  */
   inflate_engine_t *engine;     /* ZIP and ZLIB.  */
-  int checked_ahead;            /* ENGINE checks on a thread.  */
 };
-
-
-/* With --threads above 1, have the ISA-L engine of IS check its
- * stream on a thread of its own, for the outermost layer only.  */
-static gpg_error_t
-start_check_ahead (inflate_source_t *is)
-{
-  gpg_error_t err;
-
-  if (opt.inflate_impl != INFLATE_IMPL_ISAL || compress_thread_count () < 2
-      || parallel_bzip2_layers || checked_ahead_layers)
-    return 0;
-  err = inflate_engine_check_ahead (is->engine);
-  if (err)
-    return fail (err, "out of core", NULL);
-  log_info ("checking the compressed data on a thread of its own");
-  is->checked_ahead = 1;
-  checked_ahead_layers++;
-  return 0;
-}
 
 
 gpg_error_t
@@ -310,12 +284,6 @@ inflate_source_new (inflate_source_t **r_is, int algo, source_fn_t source,
     }
   log_info ("%s decompression through %s", compress_algo_name (algo),
             inflate_impl_name (opt.inflate_impl));
-  err = start_check_ahead (is);
-  if (err)
-    {
-      inflate_source_release (is);
-      return err;
-    }
   *r_is = is;
   return 0;
 }
@@ -358,7 +326,5 @@ inflate_source_release (inflate_source_t *is)
     bzip2_reader_release (is->bzip2);
   else
     inflate_engine_release (is->engine);
-  if (is->checked_ahead)
-    checked_ahead_layers--;
   free (is);
 }

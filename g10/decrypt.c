@@ -653,14 +653,14 @@ write_plaintext (void *ctx, reader_t *plain, size_t header_len)
 
 /* With --threads above 1, have SOURCE with CTX, the decrypting end of
  * the chain, read ahead on a thread of its own into *R_AHEAD, while
- * the calling thread decompresses and writes.  */
+ * the calling thread decompresses and writes: once the message is
+ * longer than a few buffers (source-thread.c).  */
 static gpg_error_t
 start_read_ahead (source_thread_t **r_ahead, source_fn_t source, void *ctx)
 {
   *r_ahead = NULL;
   if (compress_thread_count () < 2)
     return 0;
-  log_info ("decrypting on a second thread");
   return source_thread_start (r_ahead, source, ctx);
 }
 

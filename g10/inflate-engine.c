@@ -2,11 +2,10 @@
  * ISA-L's isal_inflate
  *
  * zlib is the reference: every stream it accepts must give the same
- * bytes here, every stream it refuses must be refused.  isal_inflate
- * alone is faster but more permissive, so the ISA-L path reads the
- * zlib header itself (isal_zlib_header) and has deflate-check.c walk
- * each piece of the stream before isal_inflate gets it (isal_read);
- * that walk costs what ISA-L saves (inflate-engine.h).
+ * bytes through ISA-L.  ISA-L reads the deflate data alone; the zlib
+ * header is read here (isal_zlib_header), where isal_inflate would
+ * take more than zlib and then misbehave.  What isal_inflate takes
+ * that zlib refuses is listed in inflate-engine.h.
  */
 #include <config.h>
 
@@ -20,17 +19,11 @@
 #endif
 
 #include "packet.h"
-#include "checked-source.h"
-#include "deflate-check.h"
 #include "error.h"
 #include "inflate-engine.h"
-#include "source-thread.h"
 
 /* zlib's largest window, which it allocates when asked for any.  */
 #define ZLIB_WINDOW_BITS 15
-
-/* The Adler-32 after the deflate data of the zlib format.  */
-#define ZLIB_TRAILER_LEN 4
 
 struct inflate_engine
 {
@@ -45,9 +38,6 @@ struct inflate_engine
   int zs_open;
 #ifdef HAVE_ISAL
   struct inflate_state *isal;
-  deflate_check_t *check;       /* What zlib would refuse.  */
-  checked_source_t *checked;    /* Or the check, on the thread AHEAD.  */
-  source_thread_t *ahead;
   unsigned char zlib_header[2]; /* As read so far, for ISA-L.  */
   int zlib_header_len;
 #endif
@@ -172,8 +162,7 @@ static gpg_error_t
 isal_open (inflate_engine_t *e)
 {
   e->isal = malloc (sizeof *e->isal);
-  e->check = deflate_check_new ();
-  if (!e->isal || !e->check)
+  if (!e->isal)
     return gpg_error_from_syserror ();
   isal_inflate_init (e->isal);
   /* The zlib header is read here (isal_zlib_header); ISA-L then
@@ -234,61 +223,21 @@ isal_reason (int rc)
 }
 
 
-/* The next piece of input, after the zlib header, through the check
- * and then to isal_inflate; with the check ahead, it has passed it
- * already.  */
+/* The next piece of input for isal_inflate, after the zlib header.  */
 static gpg_error_t
 isal_next_input (inflate_engine_t *e)
 {
   struct inflate_state *st = e->isal;
   gpg_error_t err;
   size_t avail = 0;
-  const char *why;
 
   err = refill (e, &avail, &st->next_in);
-  if (err && e->ahead && checked_source_reason (e->checked))
-    return refuse (e, GPG_ERR_BAD_DATA, checked_source_reason (e->checked));
   if (err)
     return err;
   st->avail_in = avail;
   if (e->zlib_header_len < 2)
-    {
-      err = isal_zlib_header (e);
-      if (err)
-        return err;
-    }
-  if (e->ahead)
-    return 0;
-  why = deflate_check_feed (e->check, st->next_in, st->avail_in,
-                            e->input_eof);
-  if (why)
-    return refuse (e, GPG_ERR_BAD_DATA, why);
+    return isal_zlib_header (e);
   return 0;
-}
-
-
-/* What the check has against the stream once isal_inflate has ended
- * it or refused it: on one thread, the check finishes with what it
- * holds, up to a block header behind isal_inflate.  The check ahead
- * has seen more; it is read to its end, where it stops at the end of
- * the stream or at a fault, and only a refusal of the check counts,
- * not what the stream's source met meanwhile, which one thread would
- * not have read.  */
-static const char *
-isal_check_verdict (inflate_engine_t *e)
-{
-  char recorded[FAIL_MESSAGE_MAX];
-  gpg_error_t err;
-  size_t n;
-
-  if (!e->ahead)
-    return deflate_check_feed (e->check, NULL, 0, 1);
-  fail_push (recorded, sizeof recorded);
-  do
-    err = source_thread_read (e->ahead, e->inbuf, sizeof e->inbuf, &n);
-  while (!err && n);
-  fail_pop (recorded);
-  return checked_source_reason (e->checked);
 }
 
 
@@ -312,32 +261,13 @@ isal_read (inflate_engine_t *e, unsigned char *buf, size_t size,
         }
       rc = isal_inflate (st);
       if (rc != ISAL_DECOMP_OK)
-        {
-          /* The check may have the fault still ahead of it: its
-           * words are zlib's.  */
-          const char *why = isal_check_verdict (e);
-
-          return refuse (e, GPG_ERR_BAD_DATA, why ? why : isal_reason (rc));
-        }
+        return refuse (e, GPG_ERR_BAD_DATA, isal_reason (rc));
       if (st->block_state == ISAL_BLOCK_FINISH)
         {
-          /* The check lags behind by up to a block header: let it
-           * finish with what it holds.  */
-          const char *why = isal_check_verdict (e);
-
-          if (why)
-            return refuse (e, GPG_ERR_BAD_DATA, why);
-          /* Free the state at once, as zlib_read does; the thread
-           * ahead has ended, and the source is the caller's again.  */
+          /* Free the state at once, as zlib_read frees its window.  */
           *nread = size - st->avail_out;
           free (e->isal);
           e->isal = NULL;
-          deflate_check_release (e->check);
-          e->check = NULL;
-          source_thread_stop (e->ahead);
-          e->ahead = NULL;
-          checked_source_release (e->checked);
-          e->checked = NULL;
           e->done = 1;
           return 0;
         }
@@ -383,35 +313,6 @@ inflate_engine_new (inflate_engine_t **r_engine, enum inflate_impl impl,
 
 
 gpg_error_t
-inflate_engine_check_ahead (inflate_engine_t *e)
-{
-#ifdef HAVE_ISAL
-  gpg_error_t err;
-
-  if (e->impl != INFLATE_IMPL_ISAL)
-    return 0;
-  err = checked_source_new (&e->checked,
-                            e->framing == INFLATE_RAW
-                            ? 0 : sizeof e->zlib_header,
-                            e->framing == INFLATE_RAW ? 0 : ZLIB_TRAILER_LEN,
-                            e->source, e->source_ctx);
-  if (err)
-    return err;
-  err = source_thread_start (&e->ahead, checked_source_read, e->checked);
-  if (err)
-    return err;
-  e->source = source_thread_read;
-  e->source_ctx = e->ahead;
-  deflate_check_release (e->check);
-  e->check = NULL;
-#else
-  (void)e;
-#endif
-  return 0;
-}
-
-
-gpg_error_t
 inflate_engine_read (inflate_engine_t *e, unsigned char *buf, size_t size,
                      size_t *nread)
 {
@@ -444,11 +345,7 @@ inflate_engine_release (inflate_engine_t *e)
   if (e->zs_open)
     inflateEnd (&e->zs);
 #ifdef HAVE_ISAL
-  /* The thread first: it uses the checked source.  */
-  source_thread_stop (e->ahead);
-  checked_source_release (e->checked);
   free (e->isal);
-  deflate_check_release (e->check);
 #endif
   free (e);
 }

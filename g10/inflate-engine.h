@@ -2,28 +2,27 @@
  * source
  *
  * The engine pulls a compressed stream from a source (iobuf.h) and
- * inflates it into the caller's buffer, through zlib's inflate or
- * ISA-L's isal_inflate (--inflate-impl).  Both accept the same
- * streams and give the same bytes: what zlib refuses, the ISA-L path
- * refuses too, checking itself what isal_inflate lets through
- * (inflate-engine.c, deflate-check.h).  tests/t-inflate.c and the
- * differential harness fuzz/fuzz-inflate-diff.c hold them to that.
+ * inflates it into the caller's buffer, through ISA-L's isal_inflate
+ * (the default where the build has ISA-L) or zlib's inflate
+ * (--inflate-impl zlib, and the only one without ISA-L).
  *
- * zlib is the default.  isal_inflate alone inflated gpg's ZIP stream
- * of a 64 MiB corpus twice as fast as zlib, but the check that makes
- * it refuse what zlib refuses decodes every symbol once more, and the
- * two together ran at 0.87 to 1.07 times zlib's speed
- * (doc/benchmarks.md, "Inflate").  With --threads the check runs on
- * a thread of its own (inflate_engine_check_ahead), and the two
- * overlap: on 2 December 2026, with both cores of the machine free,
- * sfenc -d of gpg's ZIP message of 256 MiB took 0.85 s through ISA-L
- * on two threads against 1.25 s through zlib, for the user time of
- * one thread; while another load left it one core, no faster than
- * zlib.
+ * For every stream zlib accepts, ISA-L gives the same bytes
+ * (tests/t-inflate.c and the differential harness
+ * fuzz/fuzz-inflate-diff.c hold it to that).  ISA-L is more lenient
+ * than zlib where leniency is harmless, and takes some streams that
+ * zlib refuses: a dynamic block whose literal/length, distance or
+ * code length code is incomplete (its Huffman code leaves codes
+ * unused).  Nothing is walked twice to refuse those: in OpenPGP the
+ * MDC or the AEAD tag decides whether the bytes are authentic, not
+ * how strict the decompressor is (doc/security.md).  Both refuse a
+ * stream that is cut short, and neither reads or writes out of bounds
+ * on any stream (fuzz/fuzz-inflate.c).
  *
- * The functions never call fail (), but for a thread that cannot
- * start: the owner of the stream reports the error, with
- * inflate_engine_reason's text.
+ * isal_inflate inflated gpg's ZIP stream of a 64 MiB corpus twice as
+ * fast as zlib (doc/benchmarks.md, "Inflate").
+ *
+ * The functions never call fail (): the owner of the stream reports
+ * the error, with inflate_engine_reason's text.
  */
 #ifndef SFENC_INFLATE_ENGINE_H
 #define SFENC_INFLATE_ENGINE_H
@@ -38,6 +37,12 @@ enum inflate_impl
     INFLATE_IMPL_ZLIB,
     INFLATE_IMPL_ISAL           /* Only when built with ISA-L.  */
   };
+
+#ifdef HAVE_ISAL
+# define INFLATE_IMPL_DEFAULT INFLATE_IMPL_ISAL
+#else
+# define INFLATE_IMPL_DEFAULT INFLATE_IMPL_ZLIB
+#endif
 
 enum inflate_framing
   {
@@ -62,14 +67,6 @@ gpg_error_t inflate_engine_new (inflate_engine_t **r_engine,
                                 enum inflate_impl impl,
                                 enum inflate_framing framing,
                                 source_fn_t source, void *source_ctx);
-
-/* Have the ISA-L engine E check the stream on a thread of its own,
- * ahead of isal_inflate (checked-source.h); nothing for zlib.  Call
- * it before the first read.  From then until the stream ends, or
- * until inflate_engine_release, only that thread may use the source.
- * Fails for lack of memory or when the thread cannot start (then
- * with its message recorded, error.h).  */
-gpg_error_t inflate_engine_check_ahead (inflate_engine_t *e);
 
 /* Inflate up to SIZE bytes into BUF and store their number at *NREAD:
  * at least one, or 0 once the stream has ended (what follows its end

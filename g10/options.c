@@ -443,7 +443,7 @@ static const struct option_def options[] =
     { O_CIPHER_IMPL, 0, "cipher-impl", "IMPL",
       "use implementation IMPL (ref, aesni, gcrypt, ...)" },
     { O_INFLATE_IMPL, 0, "inflate-impl", "IMPL",
-      "read ZIP and ZLIB data with IMPL: zlib (default) or isal" },
+      "read ZIP and ZLIB data with IMPL: isal (default with ISA-L) or zlib" },
     { O_DIGEST_ALGO, 0, "digest-algo", "NAME",
       "string-to-key hash (--s2k-digest-algo wins)" },
     { O_COMPRESS_ALGO, 0, "compress-algo", "NAME",
@@ -753,7 +753,7 @@ options_set_defaults (void)
   opt.compress_level = -1;
   opt.bzip2_compress_level = -1;
   opt.compress_algo = COMPRESS_ZIP;
-  opt.inflate_impl = INFLATE_IMPL_ZLIB;
+  opt.inflate_impl = INFLATE_IMPL_DEFAULT;
   opt.passphrase_fd = -1;
   opt.override_session_key_fd = -1;
   opt.passphrase_repeat = 1;

@@ -12,10 +12,13 @@
  * where the cancellation points are the input's read(2) and the
  * writes of --progress and its status lines, never the middle of a
  * cipher or hash update; the rest of its loop runs with cancellation
- * disabled and sees the STOPPING flag instead.  A producer may itself
- * read another ring (ISA-L's check, checked-source.c, reads the
- * decrypting thread's): its wait in source_thread_read is then a
- * cancellation point too, and gives the lock back.
+ * disabled and sees the STOPPING flag instead.
+ *
+ * A small message pays nothing for the thread: the first
+ * SOURCE_THREAD_LAZY bytes are read from the source directly, on the
+ * calling thread, as with --threads 1, and only a source that has
+ * more to give then gets its producer, its ring and its stack.  The
+ * source is the same either way, so is what it returns.
  *
  * The producer decrypts, so its stack holds key material (copies of
  * round keys, OCB offsets) that sf_burn_key_traces, which clears the
@@ -35,6 +38,7 @@
 #include "packet.h"
 #include "error.h"
 #include "iobuf.h"
+#include "log.h"
 #include "source-thread.h"
 
 /* The producer's stack: its calls are shallow, but the sanitizers'
@@ -42,10 +46,19 @@
  * stack it is given, need room.  */
 #define STACK_SIZE ((size_t)2 << 20)
 
+/* What is read on the calling thread before the producer starts: as
+ * much as the ring holds, so that a message the producer could not
+ * have kept ahead of fits in it.  */
+#define SOURCE_THREAD_LAZY ((size_t)SOURCE_THREAD_SLOTS * CHUNK_SIZE)
+
 struct source_thread
 {
   source_fn_t source;
   void *source_ctx;
+  size_t read_directly;         /* Bytes read before the producer ran.  */
+  int direct_end;               /* ERR is final: the source ended or
+                                 * failed before the producer ran, or
+                                 * the producer could not start.  */
   pthread_t thread;
   void *stack;                  /* STACK_SIZE bytes, or NULL.  */
   int running;                  /* THREAD is to be joined.  */
@@ -180,31 +193,16 @@ source_thread_start (source_thread_t **r_st, source_fn_t source,
                      void *source_ctx)
 {
   source_thread_t *st;
-  int rc;
 
   *r_st = NULL;
   st = calloc (1, sizeof *st);
   if (!st)
     return fail (gpg_error_from_syserror (), "out of core", NULL);
-  st->data = malloc (SOURCE_THREAD_SLOTS * CHUNK_SIZE);
-  if (!st->data)
-    {
-      free (st);
-      return fail (gpg_error_from_syserror (), "out of core", NULL);
-    }
   st->source = source;
   st->source_ctx = source_ctx;
   pthread_mutex_init (&st->lock, NULL);
   pthread_cond_init (&st->filled, NULL);
   pthread_cond_init (&st->emptied, NULL);
-  rc = create_thread (st);
-  if (rc)
-    {
-      source_thread_stop (st);
-      return fail (gpg_error_from_errno (rc), "decryption failed",
-                   "cannot start a thread: %s", strerror (rc));
-    }
-  st->running = 1;
   *r_st = st;
   return 0;
 }
@@ -224,10 +222,51 @@ join (source_thread_t *st)
 }
 
 
-static void
-unlock (void *lock)
+/* Give ST its ring and start its producer.  */
+static gpg_error_t
+start_producer (source_thread_t *st)
 {
-  pthread_mutex_unlock (lock);
+  int rc;
+
+  st->data = malloc (SOURCE_THREAD_SLOTS * CHUNK_SIZE);
+  if (!st->data)
+    return fail (gpg_error_from_syserror (), "out of core", NULL);
+  rc = create_thread (st);
+  if (rc)
+    {
+      join (st);
+      return fail (gpg_error_from_errno (rc), "decryption failed",
+                   "cannot start a thread: %s", strerror (rc));
+    }
+  st->running = 1;
+  log_info ("decrypting on a second thread");
+  return 0;
+}
+
+
+/* Read from the source on the calling thread while the producer has
+ * not started: until SOURCE_THREAD_LAZY bytes came, and for good when
+ * the source ended or failed before.  True when it answered the read
+ * (at *NREAD and *R_ERR), false when the producer is to answer.  */
+static int
+read_directly (source_thread_t *st, unsigned char *buf, size_t size,
+               size_t *nread, gpg_error_t *r_err)
+{
+  if (st->direct_end)
+    {
+      *r_err = st->err;
+      return 1;
+    }
+  if (st->data || st->read_directly >= SOURCE_THREAD_LAZY)
+    return 0;
+  *r_err = st->source (st->source_ctx, buf, size, nread);
+  st->read_directly += *nread;
+  if (*r_err || !*nread)
+    {
+      st->direct_end = 1;
+      st->err = *r_err;
+    }
+  return 1;
 }
 
 
@@ -237,16 +276,25 @@ source_thread_read (void *ctx, unsigned char *buf, size_t size,
 {
   source_thread_t *st = ctx;
   const unsigned char *slot;
+  gpg_error_t err;
   size_t n;
 
   *nread = 0;
+  if (read_directly (st, buf, size, nread, &err))
+    return err;
+  if (!st->data)
+    {
+      err = start_producer (st);
+      if (err)
+        {
+          st->direct_end = 1;
+          st->err = err;
+          return err;
+        }
+    }
   pthread_mutex_lock (&st->lock);
-  /* The reader may be the producer of another ring, cancelled in this
-   * wait: the lock must not stay held.  */
-  pthread_cleanup_push (unlock, &st->lock);
   while (st->head == st->tail && !st->ended)
     pthread_cond_wait (&st->filled, &st->lock);
-  pthread_cleanup_pop (0);
   if (st->head == st->tail)
     {
       pthread_mutex_unlock (&st->lock);

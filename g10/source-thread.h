@@ -14,7 +14,7 @@
  * receives the error, and its one-line message (error.h), when it
  * has read everything before it, exactly where reading on one thread
  * would have seen it.  Memory is SOURCE_THREAD_SLOTS buffers of
- * CHUNK_SIZE bytes.
+ * CHUNK_SIZE bytes, and a stack, taken only when the thread starts.
  */
 #ifndef SFENC_SOURCE_THREAD_H
 #define SFENC_SOURCE_THREAD_H
@@ -28,9 +28,13 @@
 
 typedef struct source_thread source_thread_t;
 
-/* Start a thread that reads SOURCE with SOURCE_CTX ahead.  From now
- * until source_thread_read returns the end or an error, or until
- * source_thread_stop, only that thread may use SOURCE_CTX.  */
+/* Read SOURCE with SOURCE_CTX ahead on a thread, which starts once
+ * source_thread_read has read a few buffers' worth directly (a short
+ * message never starts it).  From now until source_thread_read
+ * returns the end or an error, or until source_thread_stop, only
+ * source_thread_read may use SOURCE_CTX.  Fails for lack of memory;
+ * a thread that cannot start fails the source_thread_read that
+ * starts it.  */
 gpg_error_t source_thread_start (source_thread_t **r_st, source_fn_t source,
                                  void *source_ctx);
 

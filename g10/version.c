@@ -149,7 +149,7 @@ show_version (void)
           PACKAGE_NAME, PACKAGE_VERSION, zlibVersion (),
           bzip2_library_version ());
   if (deflate_engine_isal_version ())
-    printf ("ISA-L %s (igzip, compression levels 1-3)\n",
+    printf ("ISA-L %s (igzip: compression levels 1-3, and inflate)\n",
             deflate_engine_isal_version ());
   else
     fputs ("ISA-L none (not built in)\n", stdout);

@@ -55,7 +55,9 @@ setup_file () {
   echo >> "$W/pass"
   head -c 30 /dev/urandom | base64 -w0 | tr -d '/+=' | head -c 24 > "$W/wrong"
   echo >> "$W/wrong"
-  head -c 100000 /dev/urandom > "$W/plain"
+  # Longer than what sfenc -d --threads 2 reads before it starts the
+  # decrypting thread (g10/source-thread.c), so that it starts.
+  head -c 300000 /dev/urandom > "$W/plain"
 }
 
 setup () {

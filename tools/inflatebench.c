@@ -8,14 +8,8 @@
  * sfenc's reader takes them.  The implementations run in turn, --runs
  * times; each figure is the median of the process CPU time of its
  * runs, so that drift on a shared machine hits all of them alike.
- * Prints MiB/s of output for each, and each one's ratio to zlib.
- * With ISA-L, the row "isal-only" is isal_inflate called directly,
- * without the check of g10/deflate-check.c that sfenc's isal path
- * runs (and must, to refuse what zlib refuses): the peer's own speed,
- * which shows what that check costs; the row "isal-ahead" is sfenc's
- * isal path with the check on a thread of its own, as with --threads
- * above 1, where the CPU time counts both threads and the wall time
- * (also printed, for every row) is what the overlap gains.
+ * Prints MiB/s of output for each, by CPU time and by wall time,
+ * and each one's ratio to zlib.
  * First, outside the timing, every implementation must give the same
  * bytes (length and CRC-32), or the program fails.
  */
@@ -27,9 +21,6 @@
 #include <string.h>
 #include <time.h>
 #include <zlib.h>
-#ifdef HAVE_ISAL
-# include <isa-l/igzip_lib.h>
-#endif
 
 #include "packet.h"
 #include "inflate-engine.h"
@@ -38,27 +29,15 @@
 #define MIB (1024.0 * 1024.0)
 #define MAX_RUNS 101
 
-/* The engines measured: an implementation, with the check ahead or
- * not.  */
-static const struct engine
-{
-  const char *name;
-  enum inflate_impl impl;
-  int ahead;
-} engines[] =
+/* The implementations measured, zlib first.  */
+static const enum inflate_impl engines[] =
   {
-    { "zlib", INFLATE_IMPL_ZLIB, 0 },
+    INFLATE_IMPL_ZLIB,
 #ifdef HAVE_ISAL
-    { "isal", INFLATE_IMPL_ISAL, 0 },
-    { "isal-ahead", INFLATE_IMPL_ISAL, 1 }
+    INFLATE_IMPL_ISAL
 #endif
   };
 #define N_ENGINES (sizeof engines / sizeof *engines)
-#ifdef HAVE_ISAL
-# define N_ROWS (N_ENGINES + 1)
-#else
-# define N_ROWS N_ENGINES
-#endif
 
 /* The compressed file in memory, read as a source.  */
 struct mem_source
@@ -151,11 +130,11 @@ read_file (const char *name, size_t *r_len)
   return data;
 }
 
-/* Inflate DATA through engine EN once into OUT (CHUNK_SIZE bytes at
+/* Inflate DATA through IMPL once into OUT (CHUNK_SIZE bytes at
  * a time); its times, and the output length at *R_OUTLEN.  With
  * R_CRC, no timing: the CRC-32 of the output goes there.  */
 static struct times
-run_once (const struct engine *en, enum inflate_framing framing,
+run_once (enum inflate_impl impl, enum inflate_framing framing,
           const unsigned char *data, size_t len, unsigned char *out,
           uint64_t *r_outlen, unsigned long *r_crc)
 {
@@ -168,10 +147,8 @@ run_once (const struct engine *en, enum inflate_framing framing,
   size_t n;
 
   start = times_now ();
-  if (inflate_engine_new (&e, en->impl, framing, mem_source_read, &src))
+  if (inflate_engine_new (&e, impl, framing, mem_source_read, &src))
     bench_die ("inflate_engine_new", "out of memory");
-  if (en->ahead && inflate_engine_check_ahead (e))
-    bench_die ("inflate_engine_check_ahead", "cannot start the thread");
   do
     {
       err = inflate_engine_read (e, out, CHUNK_SIZE, &n);
@@ -181,7 +158,7 @@ run_once (const struct engine *en, enum inflate_framing framing,
     }
   while (!err && n);
   if (err)
-    bench_die (en->name, inflate_engine_reason (e)
+    bench_die (inflate_impl_name (impl), inflate_engine_reason (e)
                ? inflate_engine_reason (e) : gpg_strerror (err));
   inflate_engine_release (e);
   spent = times_since (start);
@@ -191,51 +168,13 @@ run_once (const struct engine *en, enum inflate_framing framing,
   return spent;
 }
 
-#ifdef HAVE_ISAL
-/* isal_inflate alone over DATA, in the same pieces; its times and
- * the output length at *R_OUTLEN.  */
-static struct times
-run_isal_only (enum inflate_framing framing, const unsigned char *data,
-               size_t len, unsigned char *out, uint64_t *r_outlen)
-{
-  struct inflate_state *st = bench_xcalloc (1, sizeof *st);
-  uint64_t total = 0;
-  size_t pos = 0, n;
-  struct times start;
-
-  start = times_now ();
-  isal_inflate_init (st);
-  st->crc_flag = framing == INFLATE_RAW ? ISAL_DEFLATE : ISAL_ZLIB;
-  while (st->block_state != ISAL_BLOCK_FINISH)
-    {
-      if (!st->avail_in)
-        {
-          n = len - pos < CHUNK_SIZE ? len - pos : CHUNK_SIZE;
-          if (!n)
-            bench_die ("isal-only", "the stream is truncated");
-          st->next_in = (unsigned char *)data + pos;
-          st->avail_in = n;
-          pos += n;
-        }
-      st->next_out = out;
-      st->avail_out = CHUNK_SIZE;
-      if (isal_inflate (st) != ISAL_DECOMP_OK)
-        bench_die ("isal-only", "isal_inflate refused the stream");
-      total += CHUNK_SIZE - st->avail_out;
-    }
-  free (st);
-  *r_outlen = total;
-  return times_since (start);
-}
-#endif
-
 
 int
 main (int argc, char **argv)
 {
   enum inflate_framing framing = INFLATE_RAW;
-  double cpu[N_ROWS][MAX_RUNS], wall[N_ROWS][MAX_RUNS], mibs[N_ROWS];
-  double wall_mibs[N_ROWS];
+  double cpu[N_ENGINES][MAX_RUNS], wall[N_ENGINES][MAX_RUNS];
+  double mibs[N_ENGINES], wall_mibs[N_ENGINES];
   struct times t;
   unsigned char out[CHUNK_SIZE];
   const char *file = NULL;
@@ -272,30 +211,21 @@ main (int argc, char **argv)
   data = read_file (file, &len);
   for (i = 0; i < N_ENGINES; i++)
     {
-      run_once (&engines[i], framing, data, len, out, &outlen, &crc);
+      run_once (engines[i], framing, data, len, out, &outlen, &crc);
       if (!i)
         {
           ref_len = outlen;
           ref_crc = crc;
         }
       else if (outlen != ref_len || crc != ref_crc)
-        bench_die (engines[i].name, "its output differs from zlib's");
+        bench_die (inflate_impl_name (engines[i]),
+                   "its output differs from zlib's");
     }
   for (r = 0; r < (size_t)runs; r++)
     {
-      for (i = 0; i < N_ROWS; i++)
+      for (i = 0; i < N_ENGINES; i++)
         {
-#ifdef HAVE_ISAL
-          if (i == N_ENGINES)
-            {
-              t = run_isal_only (framing, data, len, out, &outlen);
-              if (outlen != ref_len)
-                bench_die ("isal-only", "its output differs from zlib's");
-            }
-          else
-#endif
-            t = run_once (&engines[i], framing, data, len, out, &outlen,
-                          NULL);
+          t = run_once (engines[i], framing, data, len, out, &outlen, NULL);
           cpu[i][r] = t.cpu;
           wall[i][r] = t.wall;
         }
@@ -306,12 +236,12 @@ main (int argc, char **argv)
           len / MIB, ref_len / MIB, len ? (double)ref_len / len : 0.0, runs);
   printf ("%-10s %10s %10s %10s %10s\n", "inflate", "MiB/s out",
           "vs zlib", "wall MiB/s", "vs zlib");
-  for (i = 0; i < N_ROWS; i++)
+  for (i = 0; i < N_ENGINES; i++)
     {
       mibs[i] = ref_len / MIB / bench_median (cpu[i], runs);
       wall_mibs[i] = ref_len / MIB / bench_median (wall[i], runs);
       printf ("%-10s %10.1f %10.2f %10.1f %10.2f\n",
-              i < N_ENGINES ? engines[i].name : "isal-only",
+              inflate_impl_name (engines[i]),
               mibs[i], mibs[i] / mibs[0], wall_mibs[i],
               wall_mibs[i] / wall_mibs[0]);
     }
