@@ -770,22 +770,7 @@ static gpg_error_t
 input_open (input_t *in, const char *infile)
 {
   memset (in, 0, sizeof *in);
-  in->fd.fd = 0;
-  in->fd.name = "stdin";
-  if (special_filename_fd (infile) >= 0)
-    {
-      in->fd.fd = special_filename_fd (infile);
-      in->fd.name = infile;
-    }
-  else if (!is_stream_name (infile))
-    {
-      in->fd.name = infile;
-      in->fd.fd = open (infile, O_RDONLY);
-      if (in->fd.fd < 0)
-        return fail (gpg_error_from_syserror (), infile, "%s",
-                     strerror (errno));
-    }
-  return 0;
+  return open_input (infile, &in->fd);
 }
 
 

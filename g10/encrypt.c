@@ -459,29 +459,6 @@ encrypt_stream (fd_stream_t *in, const char *litname, sink_fn_t sink,
 }
 
 
-/* The output file of INFILE: -o, or as gpg FILE.gpg (FILE.asc when
- * armored); NULL for stdout, also when INFILE is a stream.  */
-static gpg_error_t
-output_name (const char *infile, char **r_name)
-{
-  *r_name = NULL;
-  if (opt.output)
-    *r_name = strdup (opt.output);
-  else if (!is_stream_name (infile))
-    {
-      *r_name = malloc (strlen (infile) + 5);
-      if (*r_name)
-        {
-          strcpy (*r_name, infile);
-          strcat (*r_name, opt.armor ? ".asc" : ".gpg");
-        }
-    }
-  if ((opt.output || !is_stream_name (infile)) && !*r_name)
-    return fail (gpg_error_from_syserror (), "out of core", NULL);
-  return 0;
-}
-
-
 gpg_error_t
 encrypt_file (const char *infile)
 {
@@ -520,7 +497,7 @@ encrypt_file (const char *infile)
   if (opt.set_filename)
     litname = opt.set_filename;
   progress_start (in.fd, in.name);
-  err = output_name (infile, &outname);
+  err = outfile_name (infile, opt.armor ? ".asc" : ".gpg", &outname);
   if (!err)
     err = find_cipher (&spec);
   if (!err)
