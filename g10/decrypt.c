@@ -794,6 +794,8 @@ input_start (input_t *in)
   if (c & 0x80)
     return 0;
   err = armor_reader_new (&in->armor, &in->raw);
+  if (gpg_err_code (err) == GPG_ERR_NO_DATA)
+    err = fail (err, WHAT, "no OpenPGP data found");
   if (!err)
     err = reader_init (&in->dearmored, armor_reader_source, in->armor);
   if (!err)

@@ -526,7 +526,7 @@ encrypt_file (const char *infile)
   if (err)
     goto leave;
   if (opt.armor)
-    err = armor_writer_new (&aw, fd_sink, &out.stream);
+    err = armor_writer_new (&aw, ARMOR_MESSAGE, fd_sink, &out.stream);
   if (!err)
     err = encrypt_stream (&in, litname, aw ? armor_writer_sink : fd_sink,
                           aw ? (void *)aw : (void *)&out.stream,

@@ -14,6 +14,9 @@
 
 #include "key-command.h"
 
+/* Room for the names of a list option given more than once.  */
+#define MAX_LIST_OPTION 32
+
 /* The options of one run, filled in by the command line parser.  */
 struct options
 {
@@ -52,6 +55,12 @@ struct options
   const char *passphrase_file;
   int pinentry_no_ask;          /* --pinentry-mode cancel or error.  */
   const char *homedir;          /* --homedir: only --version shows it.  */
+  /* Armor, literal data and files (issue 41).  */
+  const char *comments[MAX_LIST_OPTION];  /* --comment: armor headers.  */
+  size_t n_comments;
+  int emit_version;             /* --emit-version: its count, 0 for none.  */
+  int ignore_crc_error;         /* An armor CRC error is a warning.  */
+  unsigned long max_output;     /* --max-output: most plaintext, 0 any.  */
 };
 
 extern struct options opt;
@@ -67,11 +76,10 @@ enum cmd
     CMD_KEYS,                   /* A gpg command that needs keys.  */
     CMD_VERSION,
     CMD_HELP,
-    CMD_DUMP_OPTIONS
+    CMD_DUMP_OPTIONS,
+    CMD_ENARMOR,                /* --enarmor (dearmor.c).  */
+    CMD_DEARMOR                 /* --dearmor (dearmor.c).  */
   };
-
-/* Room for the names of a list option given more than once.  */
-#define MAX_LIST_OPTION 32
 
 /* What the command line asked for besides the options.  */
 struct command_line
