@@ -30,6 +30,7 @@
 #include "libsfcipher.h"
 #include "packet.h"
 #include "armor.h"
+#include "clock.h"
 #include "encrypt.h"
 #include "error.h"
 #include "iobuf.h"
@@ -308,7 +309,7 @@ write_literal (packet_writer_t *lit, plaintext_t *in, const char *name)
   gpg_error_t err;
   unsigned char *space;
   size_t namelen = strlen (name), n;
-  uint32_t now = (uint32_t)time (NULL);
+  uint32_t now = (uint32_t)clock_now ();
 
   if (namelen > 255)
     namelen = 255;
@@ -496,6 +497,9 @@ encrypt_file (const char *infile)
     }
   if (opt.set_filename)
     litname = opt.set_filename;
+  /* gpg's name for data to be shown, not saved (RFC 4880 5.9).  */
+  if (opt.for_your_eyes_only)
+    litname = "_CONSOLE";
   progress_start (in.fd, in.name);
   err = outfile_name (infile, opt.armor ? ".asc" : ".gpg", &outname);
   if (!err)

@@ -19,6 +19,7 @@
 
 #include "options.h"
 #include "argon2.h"
+#include "clock.h"
 #include "compress.h"
 #include "error.h"
 #include "inflate-engine.h"
@@ -126,7 +127,11 @@ enum opt_id
     O_EMIT_VERSION,
     O_NO_EMIT_VERSION,
     O_IGNORE_CRC_ERROR,
-    O_MAX_OUTPUT
+    O_MAX_OUTPUT,
+    O_FAKED_SYSTEM_TIME,
+    O_FOR_YOUR_EYES_ONLY,
+    O_NO_FOR_YOUR_EYES_ONLY,
+    O_MIMEMODE
   };
 
 /* One option: its id, short and long name, the name of its argument
@@ -348,6 +353,14 @@ static const struct option_def options[] =
       "take an armor CRC error as a warning" },
     { O_MAX_OUTPUT, 0, "max-output", "N",
       "fail when the plaintext exceeds N bytes (0: no limit)" },
+    { O_FAKED_SYSTEM_TIME, 0, "faked-system-time", "TIME",
+      "date the literal data TIME (yyyymmddThhmmss or seconds, ! to freeze)" },
+    { O_FOR_YOUR_EYES_ONLY, 0, "for-your-eyes-only", NULL,
+      "name the literal data _CONSOLE, for display only" },
+    { O_NO_FOR_YOUR_EYES_ONLY, 0, "no-for-your-eyes-only", NULL,
+      "forget the --for-your-eyes-only given before" },
+    { O_MIMEMODE, 0, "mimemode", NULL,
+      "the same as --textmode in gpg 2.2" },
 
     { 0, 0, NULL, NULL, "OpenPGP protocol options" },
     { O_TEXTMODE, 't', "textmode", NULL,
@@ -630,8 +643,6 @@ static const struct option_def options[] =
     { O_GPG_NOOP, 0, "debug-iolbf", NULL, "gpg's debugging output" },
     { O_GPG_NOOP, 0, "no-use-embedded-filename", NULL,
       "gpg's default: sfenc never writes to the name in a message" },
-    { O_GPG_NOOP, 0, "no-for-your-eyes-only", NULL,
-      "gpg's default: sfenc never sets that flag" },
     { O_GPG_NOOP, 0, "mangle-dos-filenames", NULL,
       "output file names, on Windows only" },
     { O_GPG_NOOP, 0, "no-mangle-dos-filenames", NULL,
@@ -941,6 +952,10 @@ apply_armorfiles_switch (struct command_line *cl, enum opt_id id,
     case O_EMIT_VERSION: opt.emit_version++; break;
     case O_NO_EMIT_VERSION: opt.emit_version = 0; break;
     case O_IGNORE_CRC_ERROR: opt.ignore_crc_error = 1; break;
+    case O_FOR_YOUR_EYES_ONLY: opt.for_your_eyes_only = 1; break;
+    case O_NO_FOR_YOUR_EYES_ONLY: opt.for_your_eyes_only = 0; break;
+    /* gpg 2.2 writes a MIME message as text: mode 't', not 'm'.  */
+    case O_MIMEMODE: opt.textmode = 1; break;
     default:
       abort ();
     }
@@ -967,6 +982,9 @@ apply_armorfiles_argument (enum opt_id id, const char *name, const char *arg)
       if (!err)
         opt.max_output = v;
       return err;
+    case O_FAKED_SYSTEM_TIME:
+      clock_fake (arg);
+      return 0;
     default:
       abort ();
     }
@@ -1016,7 +1034,8 @@ apply_switch (struct command_line *cl, const struct option_def *o,
     case O_GPG_NOOP: break;
     case O_ENARMOR: case O_DEARMOR: case O_NO_ARMOR: case O_NO_COMMENTS:
     case O_DEFAULT_COMMENT: case O_EMIT_VERSION: case O_NO_EMIT_VERSION:
-    case O_IGNORE_CRC_ERROR:
+    case O_IGNORE_CRC_ERROR: case O_FOR_YOUR_EYES_ONLY:
+    case O_NO_FOR_YOUR_EYES_ONLY: case O_MIMEMODE:
       return apply_armorfiles_switch (cl, o->id, name);
     default:
       /* A switch of options[] without its case here.  */
@@ -1144,7 +1163,7 @@ apply_argument (struct command_line *cl, enum opt_id id, const char *name,
       break;
     case O_LOAD_EXTENSION:
       return add_to_list (cl->extensions, &cl->n_extensions, name, arg);
-    case O_COMMENT: case O_MAX_OUTPUT:
+    case O_COMMENT: case O_MAX_OUTPUT: case O_FAKED_SYSTEM_TIME:
       return apply_armorfiles_argument (id, name, arg);
     default:
       return apply_number (id, name, arg);

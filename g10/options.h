@@ -61,6 +61,7 @@ struct options
   int emit_version;             /* --emit-version: its count, 0 for none.  */
   int ignore_crc_error;         /* An armor CRC error is a warning.  */
   unsigned long max_output;     /* --max-output: most plaintext, 0 any.  */
+  int for_your_eyes_only;       /* The literal data is named _CONSOLE.  */
 };
 
 extern struct options opt;

@@ -301,3 +301,37 @@ assert_both_refuse_armor () {
   [ "$status" -eq 2 ]
   [ "$output" = "sfenc: --max-output: invalid number '1k'" ] || { echo "$output"; return 1; }
 }
+
+# The PLAINTEXT status line gpg writes when it decrypts message $1.
+plaintext_line () {
+  gpg --batch --no-tty --passphrase pw --status-fd 1 -d "$1" 2> /dev/null |
+    grep '^\[GNUPG:\] PLAINTEXT '
+}
+
+@test "armorfiles: --faked-system-time, --for-your-eyes-only and --mimemode write gpg's literal data" {
+  local args
+  for args in "--faked-system-time 20201231T235959!" \
+              "--faked-system-time 1609459199!" \
+              "--faked-system-time bogus!" \
+              "--faked-system-time 1609459199! --for-your-eyes-only --set-filename x" \
+              "--faked-system-time 1609459199! --for-your-eyes-only --no-for-your-eyes-only" \
+              "--faked-system-time 1609459199! --mimemode" \
+              "--faked-system-time 1609459199! --mimemode --no-textmode"; do
+    "${GPG[@]}" --passphrase pw $args -c -o "$T/gpg.gpg" "$T/text" 2> /dev/null
+    "${SF[@]}" --passphrase pw $args -c -o "$T/sf.gpg" "$T/text" 2> /dev/null
+    [ "$(plaintext_line "$T/gpg.gpg")" = "$(plaintext_line "$T/sf.gpg")" ] \
+      || { echo "differ with $args"; return 1; }
+    rm "$T/gpg.gpg" "$T/sf.gpg"
+  done
+  # The values, as gpg decodes them.
+  "${SF[@]}" --passphrase pw --faked-system-time '20201231T235959!' \
+    --for-your-eyes-only --mimemode -c -o "$T/sf.gpg" "$T/text" 2> /dev/null
+  [ "$(plaintext_line "$T/sf.gpg")" = "[GNUPG:] PLAINTEXT 74 1609459199 _CONSOLE" ]
+  # gpg's warning, in one line; a clock that runs on runs from there.
+  run "${SF[@]}" --passphrase pw --faked-system-time 20201231T235959 -c -o "$T/run.gpg" "$T/text"
+  [ "$status" -eq 0 ]
+  [ "$output" = "sfenc: WARNING: running with faked system time: 2020-12-31 23:59:59" ]
+  set -- $(plaintext_line "$T/run.gpg")
+  [ "$3" = 62 ] && [ "$5" = text ]
+  [ "$4" -ge 1609459199 ] && [ "$4" -lt 1609459299 ]
+}
