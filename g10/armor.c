@@ -7,9 +7,14 @@
  * value 0xB704CE, generator 0x1864CFB) is computed with a table.
  * Checked against GnuPG's armor in tests/sfenc-interop.bats.
  *
+ * The headers written are gpg's: Version: with --emit-version (naming
+ * sfenc), a Comment: per --comment, and --enarmor's own comment.
+ *
  * Reading follows gpg 2.2 (tests/sfenc-gpgcompat.bats): text before
  * the BEGIN line and after the END line is ignored, the BEGIN line must
- * be exactly that line (trailing white space aside), and the packets of
+ * be exactly the BEGIN line of one of the blocks gpg reads (trailing
+ * white space aside), an END line is "-----END PGP " and anything (gpg
+ * looks at its first dash only), and the packets of
  * a further armored message in the same input continue the packets of
  * the first, so that a second message is refused by the packet reader
  * instead of passing unseen.  The CRC line is the one before the END
@@ -18,23 +23,43 @@
  * it when the base64 ends without padding).  Lines of any length are
  * read in constant memory: header lines as gpg reads them, and base64
  * lines longer than the 20000 characters gpg 2.2 refuses, as rnp
- * reads them (tests/sfenc-limits.bats).
+ * reads them (tests/sfenc-limits.bats).  A CRC that does not match is
+ * an error, a warning with --ignore-crc-error, as in gpg.
  */
 #include <config.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "packet.h"
 #include "armor.h"
 #include "error.h"
 #include "iobuf.h"
+#include "log.h"
+#include "options.h"
 
 #define CRC24_INIT 0xb704ceu
 #define CRC24_POLY 0x1864cfbu
 
-#define BEGIN_LINE "-----BEGIN PGP MESSAGE-----"
-#define END_LINE "-----END PGP MESSAGE-----"
+#define BEGIN_PREFIX "-----BEGIN PGP "
+#define END_PREFIX "-----END PGP "
+#define LINE_DASHES "-----"
+
+/* The names of the armor blocks sfenc writes, by enum armor_block.  */
+static const char *const block_names[] = { "MESSAGE", "ARMORED FILE" };
+
+/* The blocks gpg 2.2 reads as OpenPGP data, whatever it is about to
+ * do with their packets; the clear text signature ("SIGNED MESSAGE")
+ * is not base64 and is no armor here.  */
+static const char *const readable_blocks[] =
+  { "MESSAGE", "PUBLIC KEY BLOCK", "SIGNATURE", "ARMORED FILE",
+    "PRIVATE KEY BLOCK", "SECRET KEY BLOCK" };
+
+/* What --enarmor writes after the headers given, word for word gpg's,
+ * so that its output is gpg's.  */
+#define ARMORED_FILE_COMMENT "Use \"gpg --dearmor\" for unpacking"
 
 /* Characters per armor line, as gpg writes them.  */
 #define LINE_CHARS 64
@@ -96,6 +121,7 @@ struct armor_writer
 {
   sink_fn_t sink;
   void *sink_ctx;
+  enum armor_block block;
   uint32_t crc;
   unsigned char carry[3];
   size_t ncarry;
@@ -108,7 +134,8 @@ struct armor_writer
 
 
 gpg_error_t
-armor_writer_new (armor_writer_t **r_aw, sink_fn_t sink, void *sink_ctx)
+armor_writer_new (armor_writer_t **r_aw, enum armor_block block,
+                  sink_fn_t sink, void *sink_ctx)
 {
   armor_writer_t *aw;
 
@@ -118,6 +145,7 @@ armor_writer_new (armor_writer_t **r_aw, sink_fn_t sink, void *sink_ctx)
     return fail (gpg_error_from_syserror (), "out of core", NULL);
   aw->sink = sink;
   aw->sink_ctx = sink_ctx;
+  aw->block = block;
   aw->crc = CRC24_INIT;
   *r_aw = aw;
   return 0;
@@ -142,13 +170,104 @@ flush_out (armor_writer_t *aw)
 }
 
 
-static void
-put_text (armor_writer_t *aw, const char *s)
+/* Add the text S to the output, flushing it when full.  Line feeds,
+ * carriage returns and vertical tabs are written as "\n", "\r" and
+ * "\v" when ESCAPE, as gpg writes them in a header, so that a header
+ * stays one line.  */
+static gpg_error_t
+put_text (armor_writer_t *aw, const char *s, int escape)
 {
-  size_t n = strlen (s);
+  static const char escaped[] = "\n\r\v", letters[] = "nrv";
+  gpg_error_t err;
+  const char *e;
 
-  memcpy (aw->out + aw->outlen, s, n);
-  aw->outlen += n;
+  for (; *s; s++)
+    {
+      if (aw->outlen + 2 > sizeof aw->out)
+        {
+          err = flush_out (aw);
+          if (err)
+            return err;
+        }
+      e = escape ? strchr (escaped, *s) : NULL;
+      if (e)
+        {
+          aw->out[aw->outlen++] = '\\';
+          aw->out[aw->outlen++] = letters[e - escaped];
+        }
+      else
+        aw->out[aw->outlen++] = *s;
+    }
+  return 0;
+}
+
+
+/* The header line "KEY: VALUE".  */
+static gpg_error_t
+put_header (armor_writer_t *aw, const char *key, const char *value)
+{
+  gpg_error_t err;
+
+  err = put_text (aw, key, 0);
+  if (!err)
+    err = put_text (aw, ": ", 0);
+  if (!err)
+    err = put_text (aw, value, 1);
+  if (!err)
+    err = put_text (aw, "\n", 0);
+  return err;
+}
+
+
+/* The Version: header's value at --emit-version LEVEL (1 or more),
+ * in the steps of gpg 2.2's "GnuPG v2", "GnuPG v2.2", "GnuPG v2.2.40"
+ * and "GnuPG v2.2.40 (GNU/Linux)", but naming sfenc, which wrote the
+ * message: "sfenc v0" up to "sfenc v0.1.0 (Linux)".  */
+static void
+version_header (int level, char *buf, size_t size)
+{
+  const char *v = PACKAGE_VERSION;
+  size_t n = strlen (v);
+  const char *dot = strchr (v, '.');
+  struct utsname un;
+
+  if (level < 3 && dot)
+    n = level < 2 ? (size_t)(dot - v) : strcspn (dot + 1, ".") + (dot + 1 - v);
+  snprintf (buf, size, "%s v%.*s", PACKAGE_NAME, (int)n, v);
+  if (level > 3 && !uname (&un))
+    snprintf (buf + strlen (buf), size - strlen (buf), " (%s)", un.sysname);
+}
+
+
+/* The BEGIN line, the headers and the empty line after them.  */
+static gpg_error_t
+put_headers (armor_writer_t *aw)
+{
+  gpg_error_t err;
+  char version[128];
+  size_t i;
+
+  aw->started = 1;
+  err = put_text (aw, BEGIN_PREFIX, 0);
+  if (!err)
+    err = put_text (aw, block_names[aw->block], 0);
+  if (!err)
+    err = put_text (aw, LINE_DASHES "\n", 0);
+  if (!err && opt.emit_version)
+    {
+      version_header (opt.emit_version, version, sizeof version);
+      err = put_header (aw, "Version", version);
+    }
+  for (i = 0; !err && i < opt.n_comments; i++)
+    err = put_header (aw, "Comment", opt.comments[i]);
+  if (!err && aw->block == ARMOR_FILE)
+    err = put_header (aw, "Comment", ARMORED_FILE_COMMENT);
+  if (!err)
+    err = put_text (aw, "\n", 0);
+  /* The base64 that follows counts on the room of a whole buffer.  */
+  if (!err)
+    err = flush_out (aw);
+  return err;
 }
 
 
@@ -204,8 +323,9 @@ armor_writer_sink (void *ctx, const unsigned char *buf, size_t len)
 
   if (!aw->started)
     {
-      put_text (aw, BEGIN_LINE "\n\n");
-      aw->started = 1;
+      err = put_headers (aw);
+      if (err)
+        return err;
     }
   aw->crc = crc24_update (aw->crc, buf, len);
   while (aw->ncarry && aw->ncarry < 3 && len)
@@ -244,8 +364,9 @@ armor_writer_finish (armor_writer_t *aw)
 
   if (!aw->started)
     {
-      put_text (aw, BEGIN_LINE "\n\n");
-      aw->started = 1;
+      err = put_headers (aw);
+      if (err)
+        return err;
     }
   if (aw->ncarry)
     {
@@ -269,8 +390,13 @@ armor_writer_finish (armor_writer_t *aw)
   aw->out[aw->outlen++] = '=';
   aw->col = 0;
   put_group (aw, crc);
-  put_text (aw, "\n" END_LINE "\n");
-  err = flush_out (aw);
+  err = put_text (aw, "\n" END_PREFIX, 0);
+  if (!err)
+    err = put_text (aw, block_names[aw->block], 0);
+  if (!err)
+    err = put_text (aw, LINE_DASHES "\n", 0);
+  if (!err)
+    err = flush_out (aw);
   return err;
 }
 
@@ -278,6 +404,38 @@ armor_writer_finish (armor_writer_t *aw)
 /*
  * Reading.
  */
+
+int
+armor_is_binary_start (const unsigned char *buf, size_t len)
+{
+  int new_format, type, indeterminate;
+
+  /* gpg decides on two bytes and takes less for no packet.  */
+  if (len < 2 || !(buf[0] & 0x80))
+    return 0;
+  new_format = buf[0] & 0x40;
+  type = new_format ? buf[0] & 0x3f : (buf[0] >> 2) & 0x0f;
+  switch (type)
+    {
+    /* Not PKT_AEAD_ENCRYPTED, which gpg 2.2 takes for no packet.  */
+    case PKT_COMPRESSED: case PKT_ENCRYPTED: case PKT_PLAINTEXT:
+    case PKT_ENCRYPTED_MDC:
+    case 16: case 61: case 63:  /* Old comment, comment, gpg's control.  */
+      return 1;
+    case PKT_PUBKEY_ENC: case PKT_SYMKEY_ENC: case PKT_MARKER: case PKT_MDC:
+    case 2: case 4: case 5: case 6: case 7:     /* Signatures, keys.  */
+    case 12: case 13: case 14: case 17:         /* Trust, user ids.  */
+      break;
+    default:
+      return 0;
+    }
+  /* Only the packets above may be of indeterminate length.  */
+  if (new_format)
+    indeterminate = buf[1] >= 224 && buf[1] < 255;
+  else
+    indeterminate = (buf[0] & 3) == 3;
+  return !indeterminate;
+}
 
 struct armor_reader
 {
@@ -349,6 +507,26 @@ read_line (reader_t *in, char *line, int *r_long, int *r_eof)
 }
 
 
+/* True when LINE is the BEGIN line of a block gpg reads.  */
+static int
+is_begin_line (const char *line)
+{
+  size_t i, n;
+
+  if (strncmp (line, BEGIN_PREFIX, strlen (BEGIN_PREFIX)))
+    return 0;
+  line += strlen (BEGIN_PREFIX);
+  for (i = 0; i < sizeof readable_blocks / sizeof *readable_blocks; i++)
+    {
+      n = strlen (readable_blocks[i]);
+      if (!strncmp (line, readable_blocks[i], n)
+          && !strcmp (line + n, LINE_DASHES))
+        return 1;
+    }
+  return 0;
+}
+
+
 /* Skip the lines up to the next BEGIN line and read the armor headers
  * after it.  *R_FOUND is false when the input ended first.  */
 static gpg_error_t
@@ -365,7 +543,7 @@ read_block_start (reader_t *in, int *r_found)
       if (err || eof)
         return err;
     }
-  while (is_long || strcmp (line, BEGIN_LINE));
+  while (is_long || !is_begin_line (line));
   for (;;)
     {
       err = read_line (in, line, &is_long, &eof);
@@ -412,8 +590,7 @@ armor_reader_new (armor_reader_t **r_ar, reader_t *in)
   if (err)
     return err;
   if (!found)
-    return fail (gpg_error (GPG_ERR_NO_DATA), "decryption failed",
-                 "no OpenPGP data found");
+    return gpg_error (GPG_ERR_NO_DATA);
   ar = calloc (1, sizeof *ar);
   if (!ar)
     return fail (gpg_error_from_syserror (), "out of core", NULL);
@@ -438,7 +615,7 @@ finish_body (armor_reader_t *ar, int c)
 {
   gpg_error_t err;
   char line[MAX_LINE];
-  const char *end_line = END_LINE;
+  const char *end_line = END_PREFIX;
   int is_long, eof, i;
   uint32_t crc = 0;
 
@@ -462,9 +639,12 @@ finish_body (armor_reader_t *ar, int c)
       if (line[4])
         return fail (gpg_error (GPG_ERR_INV_ARMOR), ARMOR_WHAT,
                      "malformed CRC line");
-      if (crc != ar->crc)
+      if (crc != ar->crc && !opt.ignore_crc_error)
         return fail (gpg_error (GPG_ERR_INV_ARMOR), ARMOR_WHAT,
                      "CRC error; %06lX - %06lX",
+                     (unsigned long)ar->crc, (unsigned long)crc);
+      if (crc != ar->crc)
+        log_warning ("CRC error; %06lX - %06lX (--ignore-crc-error)",
                      (unsigned long)ar->crc, (unsigned long)crc);
       err = read_line (ar->in, line, &is_long, &eof);
       if (err)

@@ -851,22 +851,7 @@ gpg_error_t
 input_open (input_t *in, const char *infile)
 {
   memset (in, 0, sizeof *in);
-  in->fd.fd = 0;
-  in->fd.name = "stdin";
-  if (special_filename_fd (infile) >= 0)
-    {
-      in->fd.fd = special_filename_fd (infile);
-      in->fd.name = infile;
-    }
-  else if (!is_stream_name (infile))
-    {
-      in->fd.name = infile;
-      in->fd.fd = open (infile, O_RDONLY);
-      if (in->fd.fd < 0)
-        return fail (gpg_error_from_syserror (), infile, "%s",
-                     strerror (errno));
-    }
-  return 0;
+  return open_input (infile, &in->fd);
 }
 
 
@@ -888,6 +873,8 @@ input_start (input_t *in)
   if (c & 0x80)
     return 0;
   err = armor_reader_new (&in->armor, &in->raw);
+  if (gpg_err_code (err) == GPG_ERR_NO_DATA)
+    err = fail (err, WHAT, "no OpenPGP data found");
   if (!err)
     err = reader_init (&in->dearmored, armor_reader_source, in->armor);
   if (!err)

@@ -30,6 +30,7 @@
 #include "libsfcipher.h"
 #include "packet.h"
 #include "armor.h"
+#include "clock.h"
 #include "encrypt.h"
 #include "error.h"
 #include "iobuf.h"
@@ -317,7 +318,7 @@ write_literal (packet_writer_t *lit, plaintext_t *in, const char *name)
   gpg_error_t err;
   unsigned char *space;
   size_t namelen = strlen (name), n;
-  uint32_t now = (uint32_t)time (NULL);
+  uint32_t now = (uint32_t)clock_now ();
 
   if (namelen > 255)
     namelen = 255;
@@ -468,29 +469,6 @@ encrypt_stream (fd_stream_t *in, const char *litname, sink_fn_t sink,
 }
 
 
-/* The output file of INFILE: -o, or as gpg FILE.gpg (FILE.asc when
- * armored); NULL for stdout, also when INFILE is a stream.  */
-static gpg_error_t
-output_name (const char *infile, char **r_name)
-{
-  *r_name = NULL;
-  if (opt.output)
-    *r_name = strdup (opt.output);
-  else if (!is_stream_name (infile))
-    {
-      *r_name = malloc (strlen (infile) + 5);
-      if (*r_name)
-        {
-          strcpy (*r_name, infile);
-          strcat (*r_name, opt.armor ? ".asc" : ".gpg");
-        }
-    }
-  if ((opt.output || !is_stream_name (infile)) && !*r_name)
-    return fail (gpg_error_from_syserror (), "out of core", NULL);
-  return 0;
-}
-
-
 gpg_error_t
 encrypt_file (const char *infile)
 {
@@ -528,8 +506,11 @@ encrypt_file (const char *infile)
     }
   if (opt.set_filename)
     litname = opt.set_filename;
+  /* gpg's name for data to be shown, not saved (RFC 4880 5.9).  */
+  if (opt.for_your_eyes_only)
+    litname = "_CONSOLE";
   progress_start (in.fd, in.name);
-  err = output_name (infile, &outname);
+  err = outfile_name (infile, opt.armor ? ".asc" : ".gpg", &outname);
   if (!err)
     err = find_cipher (&spec);
   if (!err)
@@ -560,7 +541,7 @@ encrypt_file (const char *infile)
   if (err)
     goto leave;
   if (opt.armor)
-    err = armor_writer_new (&aw, fd_sink, &out.stream);
+    err = armor_writer_new (&aw, ARMOR_MESSAGE, fd_sink, &out.stream);
   if (!err)
     err = encrypt_stream (&in, litname, aw ? armor_writer_sink : fd_sink,
                           aw ? (void *)aw : (void *)&out.stream,

@@ -133,6 +133,30 @@ reader_peek (reader_t *r, int *byte)
 
 
 gpg_error_t
+reader_peek_bytes (reader_t *r, size_t n, const unsigned char **r_bytes,
+                   size_t *r_len)
+{
+  gpg_error_t err;
+  size_t got;
+
+  memmove (r->buf, r->buf + r->pos, r->len - r->pos);
+  r->len -= r->pos;
+  r->pos = 0;
+  while (r->len < n && !r->eof)
+    {
+      err = r->source (r->ctx, r->buf + r->len, r->size - r->len, &got);
+      if (err)
+        return err;
+      r->len += got;
+      r->eof = !got;
+    }
+  *r_bytes = r->buf;
+  *r_len = r->len < n ? r->len : n;
+  return 0;
+}
+
+
+gpg_error_t
 reader_source (void *ctx, unsigned char *buf, size_t size, size_t *nread)
 {
   return reader_read (ctx, buf, size, nread);

@@ -49,6 +49,12 @@ gpg_error_t reader_read_exact (reader_t *r, unsigned char *buf,
 /* Store the next byte at *BYTE without consuming it; -1 at the end.  */
 gpg_error_t reader_peek (reader_t *r, int *byte);
 
+/* Make the next N bytes (at most CHUNK_SIZE) readable at *R_BYTES
+ * without consuming them; *R_LEN is N, or less at the end of the
+ * data.  */
+gpg_error_t reader_peek_bytes (reader_t *r, size_t n,
+                               const unsigned char **r_bytes, size_t *r_len);
+
 /* The reader as a source, for stacking.  */
 gpg_error_t reader_source (void *ctx, unsigned char *buf, size_t size,
                            size_t *nread);

@@ -11,15 +11,21 @@
  * on POSIX systems: with every carriage return removed, not only those
  * before a line feed, so the output is byte for byte gpg's.  Binary
  * data, and any other format byte, is written unchanged.
+ *
+ * With --max-output N the run fails, as gpg's does, where a write
+ * would take the data written past N bytes: the output never exceeds
+ * them.
  */
 #include <config.h>
 
 #include <stdio.h>
 #include <string.h>
 
+#include "error.h"
 #include "iobuf.h"
 #include "log.h"
 #include "literal.h"
+#include "options.h"
 #include "status.h"
 
 /* Room for a name with every byte escaped as \xNN.  */
@@ -42,6 +48,21 @@ remove_cr (unsigned char *buf, size_t len)
 }
 
 
+/* Write the LEN bytes at BUF to OUT, where *WRITTEN were written
+ * before: refused when they would take the output past --max-output,
+ * as gpg refuses them, so that the output never exceeds it.  */
+static gpg_error_t
+write_limited (fd_stream_t *out, const unsigned char *buf, size_t len,
+               uint64_t *written)
+{
+  if (opt.max_output && len > opt.max_output - *written)
+    return fail (gpg_error (GPG_ERR_TOO_LARGE), out->name,
+                 "exceeded --max-output limit (%lu bytes)", opt.max_output);
+  *written += len;
+  return fd_sink (out, buf, len);
+}
+
+
 /* Copy BODY to OUT in writes of SIZE bytes, without carriage returns
  * when TEXT.  */
 static gpg_error_t
@@ -50,6 +71,7 @@ copy_body (packet_body_t *body, int text, fd_stream_t *out,
 {
   gpg_error_t err;
   size_t len = 0, n;
+  uint64_t written = 0;
 
   do
     {
@@ -59,7 +81,7 @@ copy_body (packet_body_t *body, int text, fd_stream_t *out,
       len += text ? remove_cr (buf + len, n) : n;
       if (len == size || (!n && len))
         {
-          err = fd_sink (out, buf, len);
+          err = write_limited (out, buf, len, &written);
           if (err)
             return err;
           len = 0;

@@ -20,10 +20,12 @@
 
 #include "options.h"
 #include "argon2.h"
+#include "clock.h"
 #include "compliance.h"
 #include "compress.h"
 #include "error.h"
 #include "inflate-engine.h"
+#include "log.h"
 #include "options-file.h"
 #include "packet.h"
 #include "pdeflate.h"
@@ -147,7 +149,22 @@ enum opt_id
     O_PASSPHRASE_REPEAT,
     O_PERSONAL_CIPHER_PREFS,
     O_PERSONAL_COMPRESS_PREFS,
-    O_DISABLE_CIPHER_ALGO
+    O_DISABLE_CIPHER_ALGO,
+    /* Armor, literal data and files (issue 41).  */
+    O_ENARMOR,
+    O_DEARMOR,
+    O_NO_ARMOR,
+    O_COMMENT,
+    O_NO_COMMENTS,
+    O_DEFAULT_COMMENT,
+    O_EMIT_VERSION,
+    O_NO_EMIT_VERSION,
+    O_IGNORE_CRC_ERROR,
+    O_MAX_OUTPUT,
+    O_FAKED_SYSTEM_TIME,
+    O_FOR_YOUR_EYES_ONLY,
+    O_NO_FOR_YOUR_EYES_ONLY,
+    O_MIMEMODE
   };
 
 /* One option: its id, short and long name, the name of its argument
@@ -385,6 +402,41 @@ static const struct option_def options[] =
       "with -d: tell how the message is encrypted, decrypt nothing" },
     { O_DRY_RUN, 0, "dry-run", NULL,
       "change nothing: -d decrypts as without it; refused with -c" },
+
+    /* Armor, literal data and files (issue 41): gpg's commands and
+     * options for armor and for the plaintext written.  */
+    { 0, 0, NULL, NULL, "Armor, literal data and files" },
+    { O_ENARMOR, 0, "enarmor", NULL,
+      "armor any data as gpg's PGP ARMORED FILE" },
+    { O_ENARMOR, 0, "enarmour", NULL, "the same as --enarmor" },
+    { O_DEARMOR, 0, "dearmor", NULL, "remove the armor of any armored data" },
+    { O_DEARMOR, 0, "dearmour", NULL, "the same as --dearmor" },
+    { O_NO_ARMOR, 0, "no-armor", NULL, "forget the -a given before" },
+    { O_NO_ARMOR, 0, "no-armour", NULL, "the same as --no-armor" },
+    { O_COMMENT, 0, "comment", "STRING",
+      "add the armor header Comment: STRING (repeatable)" },
+    { O_NO_COMMENTS, 0, "no-comments", NULL,
+      "forget the --comment given before" },
+    { O_DEFAULT_COMMENT, 0, "default-comment", NULL,
+      "the same as --no-comments (deprecated in gpg)" },
+    { O_EMIT_VERSION, 0, "emit-version", NULL,
+      "add the armor header Version: (more of it if repeated)" },
+    { O_NO_EMIT_VERSION, 0, "no-emit-version", NULL,
+      "write no Version: header (the default)" },
+    { O_NO_EMIT_VERSION, 0, "no-version", NULL,
+      "the same as --no-emit-version" },
+    { O_IGNORE_CRC_ERROR, 0, "ignore-crc-error", NULL,
+      "take an armor CRC error as a warning" },
+    { O_MAX_OUTPUT, 0, "max-output", "N",
+      "fail when the plaintext exceeds N bytes (0: no limit)" },
+    { O_FAKED_SYSTEM_TIME, 0, "faked-system-time", "TIME",
+      "date the literal data TIME (yyyymmddThhmmss or seconds, ! to freeze)" },
+    { O_FOR_YOUR_EYES_ONLY, 0, "for-your-eyes-only", NULL,
+      "name the literal data _CONSOLE, for display only" },
+    { O_NO_FOR_YOUR_EYES_ONLY, 0, "no-for-your-eyes-only", NULL,
+      "forget the --for-your-eyes-only given before" },
+    { O_MIMEMODE, 0, "mimemode", NULL,
+      "the same as --textmode in gpg 2.2" },
 
     { 0, 0, NULL, NULL, "OpenPGP protocol options" },
     { O_TEXTMODE, 't', "textmode", NULL,
@@ -709,16 +761,8 @@ static const struct option_def options[] =
       "memory use of gpg's BZIP2 reader" },
     { O_GPG_NOOP, 0, "debug-all", NULL, "gpg's debugging output" },
     { O_GPG_NOOP, 0, "debug-iolbf", NULL, "gpg's debugging output" },
-    { O_GPG_NOOP, 0, "no-emit-version", NULL,
-      "armor headers: sfenc writes no Version: header, gpg's default" },
-    { O_GPG_NOOP, 0, "no-version", NULL,
-      "armor headers: gpg's other name of --no-emit-version" },
-    { O_GPG_NOOP, 0, "no-comments", NULL,
-      "armor headers: sfenc writes no Comment: header, gpg's default" },
     { O_GPG_NOOP, 0, "no-use-embedded-filename", NULL,
       "gpg's default: sfenc never writes to the name in a message" },
-    { O_GPG_NOOP, 0, "no-for-your-eyes-only", NULL,
-      "gpg's default: sfenc never sets that flag" },
     { O_GPG_NOOP, 0, "no-require-secmem", NULL,
       "gpg's default: running without locked secure memory" },
     { O_GPG_NOOP, 0, "debug-quick-random", NULL,
@@ -1120,6 +1164,68 @@ add_to_list (const char **list, size_t *n, const char *name,
 }
 
 
+/*
+ * Armor, literal data and files (issue 41).
+ */
+
+/* Apply the switch ID of this group; NAME is how it was written.  */
+static gpg_error_t
+apply_armorfiles_switch (struct command_line *cl, enum opt_id id,
+                         const char *name)
+{
+  switch (id)
+    {
+    case O_ENARMOR: return set_command (cl, CMD_ENARMOR, name);
+    case O_DEARMOR: return set_command (cl, CMD_DEARMOR, name);
+    case O_NO_ARMOR: opt.armor = 0; break;
+    case O_DEFAULT_COMMENT:
+      log_warning ("WARNING: \"%s\" is a deprecated option;"
+                   " use \"--no-comments\" instead", name);
+      opt.n_comments = 0;
+      break;
+    case O_NO_COMMENTS: opt.n_comments = 0; break;
+    case O_EMIT_VERSION: opt.emit_version++; break;
+    case O_NO_EMIT_VERSION: opt.emit_version = 0; break;
+    case O_IGNORE_CRC_ERROR: opt.ignore_crc_error = 1; break;
+    case O_FOR_YOUR_EYES_ONLY: opt.for_your_eyes_only = 1; break;
+    case O_NO_FOR_YOUR_EYES_ONLY: opt.for_your_eyes_only = 0; break;
+    /* gpg 2.2 writes a MIME message as text: mode 't', not 'm'.  */
+    case O_MIMEMODE: opt.textmode = 1; break;
+    default:
+      abort ();
+    }
+  return 0;
+}
+
+
+/* Apply the option ID of this group with its argument ARG.  */
+static gpg_error_t
+apply_armorfiles_argument (enum opt_id id, const char *name, const char *arg)
+{
+  gpg_error_t err;
+  long v;
+
+  switch (id)
+    {
+    case O_COMMENT:
+      /* gpg skips an empty one: "--comment ''" alone writes none.  */
+      if (!*arg)
+        return 0;
+      return add_to_list (opt.comments, &opt.n_comments, name, arg);
+    case O_MAX_OUTPUT:
+      err = parse_number (name, arg, 0, LONG_MAX, &v);
+      if (!err)
+        opt.max_output = v;
+      return err;
+    case O_FAKED_SYSTEM_TIME:
+      clock_fake (arg);
+      return 0;
+    default:
+      abort ();
+    }
+}
+
+
 /* Apply option O, which takes no argument; NAME is how it was
  * written.  */
 static gpg_error_t
@@ -1179,6 +1285,11 @@ apply_switch (struct command_line *cl, const struct option_def *o,
     case O_LIST_PACKETS: return set_command (cl, CMD_LIST_PACKETS, name);
     case O_UNWRAP: opt.unwrap = 1; break;
     case O_SHOW_SESSION_KEY: opt.show_session_key = 1; break;
+    case O_ENARMOR: case O_DEARMOR: case O_NO_ARMOR: case O_NO_COMMENTS:
+    case O_DEFAULT_COMMENT: case O_EMIT_VERSION: case O_NO_EMIT_VERSION:
+    case O_IGNORE_CRC_ERROR: case O_FOR_YOUR_EYES_ONLY:
+    case O_NO_FOR_YOUR_EYES_ONLY: case O_MIMEMODE:
+      return apply_armorfiles_switch (cl, o->id, name);
     default:
       /* A switch of options[] without its case here.  */
       abort ();
@@ -1325,6 +1436,8 @@ apply_argument (struct command_line *cl, enum opt_id id, const char *name,
     case O_COMMAND_FILE: files.command = arg; break;
     /* Issue 41, packets and session keys.  */
     case O_OVERRIDE_SESSION_KEY: opt.override_session_key = arg; break;
+    case O_COMMENT: case O_MAX_OUTPUT: case O_FAKED_SYSTEM_TIME:
+      return apply_armorfiles_argument (id, name, arg);
     default:
       return apply_number (id, name, arg);
     }

@@ -14,6 +14,9 @@
 
 #include "key-command.h"
 
+/* Room for the names of a list option given more than once.  */
+#define MAX_LIST_OPTION 32
+
 /* The options of one run, filled in by the command line parser.  */
 struct options
 {
@@ -59,6 +62,13 @@ struct options
   int answer_no;                /* --no: an existing output is kept.  */
   char personal_cipher[32];     /* First of --personal-cipher-prefs.  */
   int passphrase_repeat;        /* -c asks again this many times.  */
+  /* Armor, literal data and files (issue 41).  */
+  const char *comments[MAX_LIST_OPTION];  /* --comment: armor headers.  */
+  size_t n_comments;
+  int emit_version;             /* --emit-version: its count, 0 for none.  */
+  int ignore_crc_error;         /* An armor CRC error is a warning.  */
+  unsigned long max_output;     /* --max-output: most plaintext, 0 any.  */
+  int for_your_eyes_only;       /* The literal data is named _CONSOLE.  */
 };
 
 extern struct options opt;
@@ -82,11 +92,10 @@ enum cmd
     CMD_LIST_GCRYPT_CONFIG,
     CMD_GEN_PRIME,
     CMD_GPGCONF_LIST,
-    CMD_GPGCONF_TEST
+    CMD_GPGCONF_TEST,
+    CMD_ENARMOR,                /* --enarmor (dearmor.c).  */
+    CMD_DEARMOR                 /* --dearmor (dearmor.c).  */
   };
-
-/* Room for the names of a list option given more than once.  */
-#define MAX_LIST_OPTION 32
 
 /* What the command line asked for besides the options.  */
 struct command_line

@@ -129,6 +129,27 @@ check_existing (const char *name, int may_ask)
 /* The early check asks nothing: gpg asks for the passphrase first,
  * and a client that answers in order expects that.  */
 gpg_error_t
+outfile_name (const char *infile, const char *suffix, char **r_name)
+{
+  *r_name = NULL;
+  if (opt.output)
+    *r_name = strdup (opt.output);
+  else if (!is_stream_name (infile))
+    {
+      *r_name = malloc (strlen (infile) + strlen (suffix) + 1);
+      if (*r_name)
+        {
+          strcpy (*r_name, infile);
+          strcat (*r_name, suffix);
+        }
+    }
+  if ((opt.output || !is_stream_name (infile)) && !*r_name)
+    return fail (gpg_error_from_syserror (), "out of core", NULL);
+  return 0;
+}
+
+
+gpg_error_t
 outfile_check (const char *name)
 {
   return check_existing (name, 0);

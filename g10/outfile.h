@@ -22,6 +22,12 @@ typedef struct outfile
   struct stat replaced; /* The file NAME was when opened.  */
 } outfile_t;
 
+/* The output file of INFILE into *R_NAME (malloced): -o, else as gpg
+ * INFILE with SUFFIX appended; NULL for stdout, also when INFILE is a
+ * stream.  */
+gpg_error_t outfile_name (const char *infile, const char *suffix,
+                          char **r_name);
+
 /* Refuse an existing NAME without --yes, early, before any work.  */
 gpg_error_t outfile_check (const char *name);
 

@@ -5,7 +5,8 @@
  * (startup.c), parses the command line (options.c), starts libgcrypt,
  * the cipher table and the modules, and runs the command: -c is
  * encrypt.c, -d (the default) decrypt.c, --version and --list-config
- * version.c, the commands that need keys key-command.c.
+ * version.c, the commands that need keys key-command.c, --enarmor and
+ * --dearmor dearmor.c.
  */
 #include <config.h>
 
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "libsfcipher.h"
+#include "dearmor.h"
 #include "decrypt.h"
 #include "encrypt.h"
 #include "error.h"
@@ -154,8 +156,39 @@ run_command (const struct command_line *cl)
         return fail (gpg_error (GPG_ERR_NOT_IMPLEMENTED), "--dry-run",
                      "not supported with -c");
       return encrypt_file (cl->args[0]);
+    case CMD_ENARMOR:
+      return enarmor_file (cl->args[0]);
+    case CMD_DEARMOR:
+      return dearmor_file (cl->args[0]);
     default:
       return decrypt_file (cl->args[0]);
+    }
+}
+
+
+/* gpg's name of the command CMD in its FAILURE status line, and the
+ * words of its error message when no stage recorded one.  */
+static void
+failure_names (enum cmd cmd, const char **r_where, const char **r_what)
+{
+  switch (cmd)
+    {
+    case CMD_SYMMETRIC:
+      *r_where = "symencrypt";
+      *r_what = "encryption failed";
+      break;
+    case CMD_ENARMOR:
+      *r_where = "enarmor";
+      *r_what = "enarmoring failed";
+      break;
+    case CMD_DEARMOR:
+      *r_where = "dearmor";
+      *r_what = "dearmoring failed";
+      break;
+    default:
+      *r_where = "decrypt";
+      *r_what = "decryption failed";
+      break;
     }
 }
 
@@ -199,9 +232,11 @@ main (int argc, char **argv)
                 strerror (errno));
   if (err)
     {
-      status_failure (cl.cmd == CMD_SYMMETRIC ? "symencrypt" : "decrypt", err);
-      fail_print (err, cl.cmd == CMD_SYMMETRIC ? "encryption failed"
-                  : "decryption failed");
+      const char *where, *what;
+
+      failure_names (cl.cmd, &where, &what);
+      status_failure (where, err);
+      fail_print (err, what);
       return EXIT_FAILED;
     }
   return 0;

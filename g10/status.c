@@ -358,6 +358,14 @@ status_end_listing (void)
 
 
 void
+status_no_armored_data (void)
+{
+  /* gpg's code 1: "No armored data".  */
+  status_printf ("NODATA", "1");
+}
+
+
+void
 status_failure (const char *where, gpg_error_t err)
 {
   /* One FAILURE line at most, as gpg writes, from the stage that

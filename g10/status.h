@@ -91,6 +91,9 @@ void status_end_decryption (gpg_error_t err, int unverified);
  * DECRYPTION_OKAY, as in gpg.  */
 void status_end_listing (void);
 
+/* No armored data was found where --dearmor looked for it.  */
+void status_no_armored_data (void);
+
 /* The command named WHERE ("symencrypt", "decrypt") failed with ERR,
  * unless the failure was already reported as DECRYPTION_FAILED.  */
 void status_failure (const char *where, gpg_error_t err);
