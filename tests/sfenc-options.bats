@@ -261,6 +261,8 @@ on_terminal () {
   # argument when it takes one, and must end in success or a one-line
   # error.
   local name arg count=0
+  # --log-file 1 and the like write their file "1" here, not in tests/.
+  cd "$BATS_TEST_TMPDIR"
   while read -r name arg; do
     run "$SFENC" --batch "$name" ${arg:+1} --list-ciphers
     echo "$name ${arg:+1}: status $status"
