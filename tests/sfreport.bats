@@ -264,18 +264,6 @@ hostile () {
   ! grep -q "^<i id=" "$T/page.txt"
 }
 
-@test "sfreport: CSV cells that a spreadsheet would run as formulas are written as text" {
-  result_file "$T/a.json" cipherbench '=HYPERLINK("http://x")=10' "@SUM(A1)=20" "AES=30"
-  run "$SFREPORT" --format csv --key algo "$T/a.json"
-  [ "$status" -eq 0 ] || { echo "$output"; return 1; }
-  echo "$output"
-  [[ $output == *"\"'=HYPERLINK(\"\"http://x\"\")\""* ]]
-  [[ $output == *"\"'@SUM(A1)\""* ]]
-  [[ $output == *$'\n'"AES,"* ]]
-  # A figure is a number, never a formula, even below zero.
-  [[ $output != *"'-"* ]]
-}
-
 @test "sfreport: a key that names two rows, a misspelt --value or --key, an empty --key: one line and exit status 2" {
   result_file "$T/a.json" cipherbench "AES=10" "CAST5=20" "AES=30"
   run "$SFREPORT" --key algo "$T/a.json"

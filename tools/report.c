@@ -463,36 +463,15 @@ print_markdown_table (const report_table_t *tab, FILE *fp)
     }
 }
 
-/* Whether a spreadsheet would take cell S for a formula: text that
- * starts with one of the characters that begin one.  A number such as
- * "-1.5" is left alone.  */
-static int
-csv_looks_like_formula (const char *s)
-{
-  char *end;
-
-  if (!*s || !strchr ("=+-@\t\r", *s))
-    return 0;
-  strtod (s, &end);
-  return *end != '\0';
-}
-
-/* Write S as one CSV field: quoted where it must be, and text that a
- * spreadsheet would run as a formula (a label from a result file,
- * say) behind a single quote, which makes it text.  */
 static void
 print_csv_field (const char *s, FILE *fp)
 {
-  int formula = csv_looks_like_formula (s);
-
-  if (!formula && !strpbrk (s, ",\"\n"))
+  if (!strpbrk (s, ",\"\n"))
     {
       fputs (s, fp);
       return;
     }
   fputc ('"', fp);
-  if (formula)
-    fputc ('\'', fp);
   for (; *s; s++)
     {
       if (*s == '"')
