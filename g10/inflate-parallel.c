@@ -1,0 +1,607 @@
+/* inflate-parallel.c - a raw deflate stream inflated on several
+ * threads, segment by segment
+ *
+ * The pieces live in a ring numbered in stream order: the reading
+ * thread fills piece FILLING from the source and cuts it after a mark,
+ * carrying the bytes past the mark into the next piece; workers take
+ * the cut pieces in order (TAKEN) and record a verdict; the reading
+ * thread hands out the output of piece EMITTING once its verdict is in.
+ * A slot is filled again only after its piece was handed out, so a
+ * worker and the reading thread never write the same piece, and the
+ * ring bounds the memory whatever the stream.
+ *
+ * The serial path, once taken, reads a stream made up for it (replay
+ * below): a stored block that holds the window, so that the engine
+ * starts primed with it, then the pieces still held from the first one
+ * not accepted, then the rest of the source.  Its first WINDOW_LEN
+ * bytes of output are the window again, and are dropped.
+ */
+#include <config.h>
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#ifdef HAVE_ISAL
+# include <isa-l/igzip_lib.h>
+#endif
+
+#include "error.h"
+#include "log.h"
+#include "deflate-engine.h"
+#include "pdeflate.h"
+#include "inflate-parallel.h"
+
+/* The output of one of sfenc's segments, with room to spare so that
+ * a decoder that has filled it still reads the mark that follows.  */
+#define PIECE_OUT_MAX \
+  (PDEFLATE_SEGMENT_BLOCKS * DEFLATE_BLOCK_SIZE + (size_t)4096)
+
+/* The compressed bytes of one piece: a segment of sfenc's never comes
+ * near, stored or not (deflate-engine.h).  A piece that fills it
+ * without a mark is not one of sfenc's segments.  */
+#define PIECE_IN_MAX (PDEFLATE_SEGMENT_BLOCKS * DEFLATE_OUT_MAX)
+
+/* The window of deflate: as far back as a reference reaches.  */
+#define WINDOW_MAX ((size_t)32 * 1024)
+
+/* BFINAL and BTYPE 00 in a byte of their own, LEN and NLEN.  */
+#define STORED_HEADER_LEN 5
+
+enum verdict
+  {
+    PIECE_PENDING,
+    PIECE_BOUNDARY,             /* Ended exactly at a block boundary.  */
+    PIECE_END,                  /* The stream ended in it.  */
+    PIECE_DOUBT                 /* Anything else.  */
+  };
+
+typedef struct piece
+{
+  size_t len;                   /* Its bytes, once cut.  */
+  size_t fill;                  /* Bytes read in, past LEN once cut.  */
+  size_t outlen;
+  enum verdict verdict;         /* Under the lock.  */
+  unsigned char in[PIECE_IN_MAX];
+  unsigned char out[PIECE_OUT_MAX];
+} piece_t;
+
+/* The decoder of one worker, with an empty window for each piece.  */
+typedef struct decoder
+{
+  enum inflate_impl impl;
+  z_stream zs;
+  int zs_open;
+#ifdef HAVE_ISAL
+  struct inflate_state *isal;
+#endif
+} decoder_t;
+
+typedef struct worker
+{
+  inflate_parallel_t *pi;
+  decoder_t dec;
+  pthread_t thread;
+  int started;
+} worker_t;
+
+struct inflate_parallel
+{
+  enum inflate_impl impl;
+  source_fn_t source;
+  void *source_ctx;
+  int source_eof;
+  int nthreads;
+  piece_t *pieces;
+  size_t npieces;
+  uint64_t filling;             /* Changed by the reading thread, locked.  */
+  uint64_t taken;               /* Under the lock.  */
+  uint64_t emitting;            /* The reading thread's alone.  */
+  size_t out_pos;               /* In piece EMITTING, once accepted.  */
+  int accepted;                 /* Piece EMITTING is.  */
+  int ended;                    /* The stream ended in piece EMITTING.  */
+  int stopping;                 /* Under the lock.  */
+  worker_t *workers;
+  int nworkers;
+  pthread_mutex_t lock;
+  pthread_cond_t submitted;
+  pthread_cond_t completed;
+  inflate_engine_t *serial;     /* Once the serial path is taken.  */
+  uint64_t replay_seq;          /* The piece the replay reads.  */
+  size_t replay_pos;            /* In the prefix, then in that piece.  */
+  size_t prefix_len;
+  /* A stored block header, then the last WINDOW_LEN bytes of output. */
+  unsigned char prefix[STORED_HEADER_LEN + WINDOW_MAX];
+  size_t window_len;
+};
+
+
+static piece_t *
+piece_at (inflate_parallel_t *pi, uint64_t seq)
+{
+  return &pi->pieces[seq % pi->npieces];
+}
+
+
+/* Inflate P with zlib: block by block, so that zlib stops where a
+ * block ends and tells whether the input ended there.  Its data_type
+ * then has 128 at a block boundary, 64 once the last block began, and
+ * the bits left of the last byte read in its low bits.  After the
+ * last block, one more call ends the stream.  */
+static enum verdict
+decode_zlib (decoder_t *dec, piece_t *p)
+{
+  z_stream *zs = &dec->zs;
+  int rc;
+
+  inflateReset (zs);
+  zs->next_in = p->in;
+  zs->avail_in = p->len;
+  zs->next_out = p->out;
+  zs->avail_out = sizeof p->out;
+  do
+    rc = inflate (zs, Z_BLOCK);
+  while (rc == Z_OK && zs->avail_out
+         && (zs->avail_in || (zs->data_type & 64)));
+  p->outlen = sizeof p->out - zs->avail_out;
+  if (rc == Z_STREAM_END)
+    return PIECE_END;
+  if (rc != Z_OK || zs->avail_in
+      || (zs->data_type & (128 | 64 | 7)) != 128)
+    return PIECE_DOUBT;
+  return PIECE_BOUNDARY;
+}
+
+
+#ifdef HAVE_ISAL
+/* Inflate P with isal_inflate, which stops only where the input or
+ * the output ends.  */
+static enum verdict
+decode_isal (decoder_t *dec, piece_t *p)
+{
+  struct inflate_state *s = dec->isal;
+  int rc;
+
+  isal_inflate_reset (s);
+  s->crc_flag = ISAL_DEFLATE;
+  s->next_in = p->in;
+  s->avail_in = p->len;
+  s->next_out = p->out;
+  s->avail_out = sizeof p->out;
+  rc = isal_inflate (s);
+  p->outlen = sizeof p->out - s->avail_out;
+  if (rc != ISAL_DECOMP_OK)
+    return PIECE_DOUBT;
+  if (s->block_state == ISAL_BLOCK_FINISH)
+    return PIECE_END;
+  if (s->avail_in || s->tmp_in_size || s->read_in_length
+      || s->block_state != ISAL_BLOCK_NEW_HDR || s->bfinal)
+    return PIECE_DOUBT;
+  return PIECE_BOUNDARY;
+}
+#endif
+
+
+static enum verdict
+decode_piece (decoder_t *dec, piece_t *p)
+{
+#ifdef HAVE_ISAL
+  if (dec->impl == INFLATE_IMPL_ISAL)
+    return decode_isal (dec, p);
+#endif
+  return decode_zlib (dec, p);
+}
+
+
+static gpg_error_t
+decoder_init (decoder_t *dec, enum inflate_impl impl)
+{
+  dec->impl = impl;
+#ifdef HAVE_ISAL
+  if (impl == INFLATE_IMPL_ISAL)
+    {
+      dec->isal = malloc (sizeof *dec->isal);
+      if (!dec->isal)
+        return gpg_error_from_syserror ();
+      isal_inflate_init (dec->isal);
+      return 0;
+    }
+#endif
+  if (inflateInit2 (&dec->zs, -MAX_WBITS) != Z_OK)
+    return gpg_error (GPG_ERR_ENOMEM);
+  dec->zs_open = 1;
+  return 0;
+}
+
+
+static void
+decoder_release (decoder_t *dec)
+{
+  if (dec->zs_open)
+    inflateEnd (&dec->zs);
+#ifdef HAVE_ISAL
+  free (dec->isal);
+#endif
+}
+
+
+static void *
+worker_main (void *arg)
+{
+  worker_t *w = arg;
+  inflate_parallel_t *pi = w->pi;
+  enum verdict verdict;
+  piece_t *p;
+
+  pthread_mutex_lock (&pi->lock);
+  for (;;)
+    {
+      while (!pi->stopping && pi->taken == pi->filling)
+        pthread_cond_wait (&pi->submitted, &pi->lock);
+      if (pi->stopping)
+        break;
+      p = piece_at (pi, pi->taken++);
+      pthread_mutex_unlock (&pi->lock);
+      verdict = decode_piece (&w->dec, p);
+      pthread_mutex_lock (&pi->lock);
+      p->verdict = verdict;
+      pthread_cond_broadcast (&pi->completed);
+    }
+  pthread_mutex_unlock (&pi->lock);
+  return NULL;
+}
+
+
+/* Start the workers, at the first piece cut.  */
+static gpg_error_t
+start_workers (inflate_parallel_t *pi)
+{
+  gpg_error_t err;
+  worker_t *w;
+  int i, rc;
+
+  pi->workers = calloc (pi->nthreads, sizeof *pi->workers);
+  if (!pi->workers)
+    return fail (gpg_error_from_syserror (), "out of core", NULL);
+  pi->nworkers = pi->nthreads;
+  log_info ("inflating independent segments on %d threads", pi->nthreads);
+  for (i = 0; i < pi->nworkers; i++)
+    {
+      w = &pi->workers[i];
+      w->pi = pi;
+      err = decoder_init (&w->dec, pi->impl);
+      if (err)
+        return fail (err, "out of core", NULL);
+      rc = pthread_create (&w->thread, NULL, worker_main, w);
+      if (rc)
+        return fail (gpg_error_from_errno (rc), "decryption failed",
+                     "cannot start a thread: %s", strerror (rc));
+      w->started = 1;
+    }
+  return 0;
+}
+
+
+static void
+stop_workers (inflate_parallel_t *pi)
+{
+  int i;
+
+  pthread_mutex_lock (&pi->lock);
+  pi->stopping = 1;
+  pthread_cond_broadcast (&pi->submitted);
+  pthread_mutex_unlock (&pi->lock);
+  for (i = 0; i < pi->nworkers; i++)
+    {
+      if (pi->workers[i].started)
+        pthread_join (pi->workers[i].thread, NULL);
+      decoder_release (&pi->workers[i].dec);
+    }
+  free (pi->workers);
+  pi->workers = NULL;
+  pi->nworkers = 0;
+}
+
+
+/* Hand piece FILLING, cut at LEN, to the workers, and start the next
+ * one with the bytes past the cut.  */
+static gpg_error_t
+submit_piece (inflate_parallel_t *pi, size_t len)
+{
+  piece_t *p = piece_at (pi, pi->filling);
+  piece_t *next = piece_at (pi, pi->filling + 1);
+  gpg_error_t err;
+
+  if (!pi->workers)
+    {
+      err = start_workers (pi);
+      if (err)
+        return err;
+    }
+  p->len = len;
+  p->verdict = PIECE_PENDING;
+  next->fill = p->fill - len;
+  memcpy (next->in, p->in + len, next->fill);
+  pthread_mutex_lock (&pi->lock);
+  pi->filling++;
+  pthread_cond_signal (&pi->submitted);
+  pthread_mutex_unlock (&pi->lock);
+  return 0;
+}
+
+
+/* The end of the first mark in the LEN bytes at P, or 0.  */
+static size_t
+find_mark (const unsigned char *p, size_t len)
+{
+  const unsigned char *m;
+
+  m = memmem (p, len, PDEFLATE_SEGMENT_MARK, PDEFLATE_SEGMENT_MARK_LEN);
+  return m ? (size_t)(m - p) + PDEFLATE_SEGMENT_MARK_LEN : 0;
+}
+
+
+/* Read into the pieces and cut them at the marks while the ring has a
+ * slot for the piece after the one filling.  Set *R_DOUBT when a piece
+ * fills without a mark, or the source ends before the first mark (one
+ * piece: nothing to share out).  */
+static gpg_error_t
+fill_pieces (inflate_parallel_t *pi, int *r_doubt)
+{
+  gpg_error_t err;
+  piece_t *p;
+  size_t n, scanned = 0, cut;
+
+  *r_doubt = 0;
+  while (!pi->source_eof && pi->filling + 1 - pi->emitting < pi->npieces)
+    {
+      p = piece_at (pi, pi->filling);
+      cut = find_mark (p->in + scanned, p->fill - scanned);
+      if (cut)
+        {
+          err = submit_piece (pi, scanned + cut);
+          if (err)
+            return err;
+          scanned = 0;
+          continue;
+        }
+      if (p->fill == sizeof p->in)
+        {
+          *r_doubt = 1;
+          return 0;
+        }
+      if (p->fill >= PDEFLATE_SEGMENT_MARK_LEN)
+        scanned = p->fill - PDEFLATE_SEGMENT_MARK_LEN + 1;
+      err = pi->source (pi->source_ctx, p->in + p->fill,
+                        sizeof p->in - p->fill, &n);
+      if (err)
+        return err;
+      p->fill += n;
+      if (n)
+        continue;
+      pi->source_eof = 1;
+      if (!pi->workers)
+        *r_doubt = 1;
+      else
+        err = submit_piece (pi, p->fill);
+      return err;
+    }
+  return 0;
+}
+
+
+/* The source of the serial path: the prefix, the pieces from
+ * EMITTING on, then the source.  */
+static gpg_error_t
+replay_read (void *ctx, unsigned char *buf, size_t size, size_t *nread)
+{
+  inflate_parallel_t *pi = ctx;
+  const unsigned char *from;
+  size_t avail;
+  piece_t *p;
+
+  for (;;)
+    {
+      if (pi->replay_pos < pi->prefix_len)
+        {
+          from = pi->prefix + pi->replay_pos;
+          avail = pi->prefix_len - pi->replay_pos;
+        }
+      else if (pi->replay_seq <= pi->filling)
+        {
+          p = piece_at (pi, pi->replay_seq);
+          avail = pi->replay_seq < pi->filling ? p->len : p->fill;
+          from = p->in + (pi->replay_pos - pi->prefix_len);
+          avail -= pi->replay_pos - pi->prefix_len;
+          if (!avail)
+            {
+              pi->replay_seq++;
+              pi->replay_pos = pi->prefix_len;
+              continue;
+            }
+        }
+      else
+        return pi->source_eof ? (*nread = 0, 0)
+          : pi->source (pi->source_ctx, buf, size, nread);
+      if (avail > size)
+        avail = size;
+      memcpy (buf, from, avail);
+      pi->replay_pos += avail;
+      *nread = avail;
+      return 0;
+    }
+}
+
+
+/* Take the serial path from piece EMITTING on: an engine over the
+ * replay, past the window it gives back first.  */
+static gpg_error_t
+fall_back (inflate_parallel_t *pi)
+{
+  unsigned char *scratch = piece_at (pi, pi->emitting)->out;
+  size_t n, skip = pi->window_len;
+  gpg_error_t err;
+
+  stop_workers (pi);
+  pi->prefix[0] = 0;
+  pi->prefix[1] = skip;
+  pi->prefix[2] = skip >> 8;
+  pi->prefix[3] = ~skip;
+  pi->prefix[4] = ~skip >> 8;
+  pi->prefix_len = skip ? STORED_HEADER_LEN + skip : 0;
+  pi->replay_seq = pi->emitting;
+  pi->replay_pos = 0;
+  log_info ("no independent segments from segment %llu on:"
+            " inflating on one thread", (unsigned long long)pi->emitting);
+  err = inflate_engine_new (&pi->serial, pi->impl, INFLATE_RAW,
+                            replay_read, pi);
+  if (err)
+    return fail (err, "out of core", NULL);
+  for (; skip && !err; skip -= n)
+    err = inflate_engine_read (pi->serial, scratch,
+                               skip < WINDOW_MAX ? skip : WINDOW_MAX, &n);
+  return err;
+}
+
+
+/* Keep the last WINDOW_MAX bytes of output, with the LEN at OUT.  */
+static void
+update_window (inflate_parallel_t *pi, const unsigned char *out, size_t len)
+{
+  unsigned char *window = pi->prefix + STORED_HEADER_LEN;
+  size_t keep;
+
+  if (len >= WINDOW_MAX)
+    {
+      memcpy (window, out + len - WINDOW_MAX, WINDOW_MAX);
+      pi->window_len = WINDOW_MAX;
+      return;
+    }
+  keep = WINDOW_MAX - len;
+  if (keep > pi->window_len)
+    keep = pi->window_len;
+  memmove (window, window + pi->window_len - keep, keep);
+  memcpy (window + keep, out, len);
+  pi->window_len = keep + len;
+}
+
+
+/* Wait for the verdict on piece EMITTING, and accept it or take the
+ * serial path.  */
+static gpg_error_t
+judge_piece (inflate_parallel_t *pi)
+{
+  piece_t *p = piece_at (pi, pi->emitting);
+  enum verdict verdict;
+
+  pthread_mutex_lock (&pi->lock);
+  while (p->verdict == PIECE_PENDING)
+    pthread_cond_wait (&pi->completed, &pi->lock);
+  verdict = p->verdict;
+  pthread_mutex_unlock (&pi->lock);
+  /* The last piece must end the stream: the serial path says how it
+   * is truncated.  */
+  if (verdict == PIECE_BOUNDARY && pi->source_eof
+      && pi->emitting + 1 == pi->filling)
+    verdict = PIECE_DOUBT;
+  if (verdict == PIECE_DOUBT)
+    return fall_back (pi);
+  pi->accepted = 1;
+  pi->ended = verdict == PIECE_END;
+  pi->out_pos = 0;
+  return 0;
+}
+
+
+gpg_error_t
+inflate_parallel_read (inflate_parallel_t *pi, unsigned char *buf,
+                       size_t size, size_t *nread)
+{
+  gpg_error_t err;
+  piece_t *p;
+  size_t n;
+  int doubt;
+
+  *nread = 0;
+  while (!pi->serial)
+    {
+      p = piece_at (pi, pi->emitting);
+      if (pi->accepted && pi->out_pos < p->outlen)
+        {
+          n = p->outlen - pi->out_pos;
+          n = n < size ? n : size;
+          memcpy (buf, p->out + pi->out_pos, n);
+          pi->out_pos += n;
+          *nread = n;
+          return 0;
+        }
+      if (pi->accepted && pi->ended)
+        return 0;
+      if (pi->accepted)
+        {
+          update_window (pi, p->out, p->outlen);
+          pi->accepted = 0;
+          pi->emitting++;
+        }
+      err = fill_pieces (pi, &doubt);
+      if (!err)
+        err = doubt ? fall_back (pi) : judge_piece (pi);
+      if (err)
+        return err;
+    }
+  return inflate_engine_read (pi->serial, buf, size, nread);
+}
+
+
+const char *
+inflate_parallel_reason (const inflate_parallel_t *pi)
+{
+  return pi->serial ? inflate_engine_reason (pi->serial) : NULL;
+}
+
+
+gpg_error_t
+inflate_parallel_new (inflate_parallel_t **r_pi, enum inflate_impl impl,
+                      int nthreads, source_fn_t source, void *source_ctx)
+{
+  inflate_parallel_t *pi;
+
+  *r_pi = NULL;
+  pi = calloc (1, sizeof *pi);
+  if (!pi)
+    return gpg_error_from_syserror ();
+  if (nthreads > INFLATE_PARALLEL_THREADS_MAX)
+    nthreads = INFLATE_PARALLEL_THREADS_MAX;
+  pi->impl = impl;
+  pi->nthreads = nthreads;
+  pi->source = source;
+  pi->source_ctx = source_ctx;
+  pi->npieces = 2 * (size_t)nthreads + 1;
+  pthread_mutex_init (&pi->lock, NULL);
+  pthread_cond_init (&pi->submitted, NULL);
+  pthread_cond_init (&pi->completed, NULL);
+  pi->pieces = malloc (pi->npieces * sizeof *pi->pieces);
+  if (!pi->pieces)
+    {
+      inflate_parallel_release (pi);
+      return gpg_error_from_syserror ();
+    }
+  pi->pieces[0].fill = 0;
+  *r_pi = pi;
+  return 0;
+}
+
+
+void
+inflate_parallel_release (inflate_parallel_t *pi)
+{
+  if (!pi)
+    return;
+  stop_workers (pi);
+  inflate_engine_release (pi->serial);
+  free (pi->pieces);
+  pthread_cond_destroy (&pi->completed);
+  pthread_cond_destroy (&pi->submitted);
+  pthread_mutex_destroy (&pi->lock);
+  free (pi);
+}
