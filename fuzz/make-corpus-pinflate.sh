@@ -21,8 +21,8 @@ import os, sys, zlib
 
 out = sys.argv[1]
 MARK = b"\0\0\xff\xff\0\0\0\xff\xff"
-text = b"".join(b"line %d of the text in segments\n" % i for i in range(3000))
-text = text[:40000] + b"mark:" + MARK + b":mark" + text[40000:]
+text = b"".join(b"line %d of the text in segments\n" % i for i in range(1200))
+text = text[:15000] + b"mark:" + MARK + b":mark" + text[15000:]
 m = text.index(MARK)
 
 def seg(data, zdict=None, last=False):
@@ -41,23 +41,23 @@ def stored(data):
     n = len(data)
     return bytes([0, n & 255, n >> 8, ~n & 255, (~n >> 8) & 255]) + data
 
-s = pieces(text, 20000)
+s = pieces(text, 5000)
 streams = {
     "segments": b"".join(s),
     "one-segment": seg(text, last=True),
-    "small-segments": b"".join(pieces(text, 1000)),
-    "back-reference": b"".join(pieces(text[:40000], 20000, last=False))
-        + seg(text[40000:60000], zdict=text[40000 - 32768:40000])
-        + b"".join(pieces(text[60000:], 20000)),
-    "mark-in-stored": b"".join(pieces(text[:m - 100], 20000, last=False))
+    "small-segments": b"".join(pieces(text, 500)),
+    "back-reference": b"".join(pieces(text[:10000], 5000, last=False))
+        + seg(text[10000:15000], zdict=text[:10000])
+        + b"".join(pieces(text[15000:], 5000)),
+    "mark-in-stored": b"".join(pieces(text[:m - 100], 5000, last=False))
         + stored(text[m - 100:m + 100])
-        + b"".join(pieces(text[m + 100:], 20000)),
-    "ends-at-mark": b"".join(pieces(text, 20000, last=False)),
+        + b"".join(pieces(text[m + 100:], 5000)),
+    "ends-at-mark": b"".join(pieces(text, 5000, last=False)),
     "cut-in-segment": b"".join(s)[:len(s[0]) + len(s[1]) // 2],
     "bad-block": s[0] + b"\x07" + b"".join(s[1:])[1:],
     "after-end": b"".join(s) + MARK + b"after the end" + MARK,
 }
-for i, (name, stream) in enumerate(sorted(streams.items())):
+for name, stream in sorted(streams.items()):
     for flag in range(4):
         with open(os.path.join(out, "%s-%d" % (name, flag)), "wb") as f:
             f.write(bytes([flag]) + stream)
