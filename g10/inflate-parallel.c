@@ -92,6 +92,7 @@ struct inflate_parallel
   source_fn_t source;
   void *source_ctx;
   int source_eof;
+  gpg_error_t source_err;       /* Where the source ended, for the replay.  */
   int nthreads;
   piece_t *pieces;
   size_t npieces;
@@ -344,8 +345,8 @@ find_mark (const unsigned char *p, size_t len)
 
 /* Read into the pieces and cut them at the marks while the ring has a
  * slot for the piece after the one filling.  Set *R_DOUBT when a piece
- * fills without a mark, or the source ends before the first mark (one
- * piece: nothing to share out).  */
+ * fills without a mark, the source ends before the first mark (one
+ * piece: nothing to share out), or the source fails.  */
 static gpg_error_t
 fill_pieces (inflate_parallel_t *pi, int *r_doubt)
 {
@@ -376,7 +377,14 @@ fill_pieces (inflate_parallel_t *pi, int *r_doubt)
       err = pi->source (pi->source_ctx, p->in + p->fill,
                         sizeof p->in - p->fill, &n);
       if (err)
-        return err;
+        {
+          /* The serial path gives the output of the bytes before the
+           * error first, as on one thread.  */
+          pi->source_err = err;
+          pi->source_eof = 1;
+          *r_doubt = 1;
+          return 0;
+        }
       p->fill += n;
       if (n)
         continue;
@@ -421,9 +429,13 @@ replay_read (void *ctx, unsigned char *buf, size_t size, size_t *nread)
               continue;
             }
         }
+      else if (pi->source_eof)
+        {
+          *nread = 0;
+          return pi->source_err;
+        }
       else
-        return pi->source_eof ? (*nread = 0, 0)
-          : pi->source (pi->source_ctx, buf, size, nread);
+        return pi->source (pi->source_ctx, buf, size, nread);
       if (avail > size)
         avail = size;
       memcpy (buf, from, avail);
