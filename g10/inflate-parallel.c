@@ -6,6 +6,9 @@
  * carrying the bytes past the mark into the next piece; workers take
  * the cut pieces in order (TAKEN) and record a verdict; the reading
  * thread hands out the output of piece EMITTING once its verdict is in.
+ * The first piece is the reading thread's own: it inflates it as its
+ * bytes arrive and hands out the output at once, so that a stream
+ * that stalls, or has no mark, gives its output as on one thread.
  * A slot is filled again only after its piece was handed out, so a
  * worker and the reading thread never write the same piece, and the
  * ring bounds the memory whatever the stream.
@@ -73,6 +76,7 @@ typedef struct decoder
   enum inflate_impl impl;
   z_stream zs;
   int zs_open;
+  size_t fed;                   /* Bytes of the piece consumed.  */
 #ifdef HAVE_ISAL
   struct inflate_state *isal;
 #endif
@@ -101,6 +105,8 @@ struct inflate_parallel
   uint64_t emitting;            /* The reading thread's alone.  */
   size_t out_pos;               /* In piece EMITTING, once accepted.  */
   int accepted;                 /* Piece EMITTING is.  */
+  int streaming;                /* The reading thread inflates it.  */
+  decoder_t head;               /* With which.  */
   int ended;                    /* The stream ended in piece EMITTING.  */
   int stopping;                 /* Under the lock.  */
   worker_t *workers;
@@ -125,29 +131,55 @@ piece_at (inflate_parallel_t *pi, uint64_t seq)
 }
 
 
-/* Inflate P with zlib: block by block, so that zlib stops where a
+/* Start inflating P with DEC, from an empty window.  */
+static void
+decoder_begin (decoder_t *dec, piece_t *p)
+{
+  dec->fed = 0;
+  p->outlen = 0;
+#ifdef HAVE_ISAL
+  if (dec->impl == INFLATE_IMPL_ISAL)
+    {
+      isal_inflate_reset (dec->isal);
+      dec->isal->crc_flag = ISAL_DEFLATE;
+      dec->isal->next_out = p->out;
+      dec->isal->avail_out = sizeof p->out;
+      return;
+    }
+#endif
+  inflateReset (&dec->zs);
+  dec->zs.next_out = p->out;
+  dec->zs.avail_out = sizeof p->out;
+}
+
+
+/* Go on inflating P with zlib up to byte UPTO of its input, which is
+ * all of it when COMPLETE: block by block, so that zlib stops where a
  * block ends and tells whether the input ended there.  Its data_type
  * then has 128 at a block boundary, 64 once the last block began, and
  * the bits left of the last byte read in its low bits.  After the
  * last block, one more call ends the stream.  */
 static enum verdict
-decode_zlib (decoder_t *dec, piece_t *p)
+feed_zlib (decoder_t *dec, piece_t *p, size_t upto, int complete)
 {
   z_stream *zs = &dec->zs;
   int rc;
 
-  inflateReset (zs);
-  zs->next_in = p->in;
-  zs->avail_in = p->len;
-  zs->next_out = p->out;
-  zs->avail_out = sizeof p->out;
+  zs->next_in = p->in + dec->fed;
+  zs->avail_in = upto - dec->fed;
   do
     rc = inflate (zs, Z_BLOCK);
   while (rc == Z_OK && zs->avail_out
          && (zs->avail_in || (zs->data_type & 64)));
+  dec->fed = upto - zs->avail_in;
   p->outlen = sizeof p->out - zs->avail_out;
   if (rc == Z_STREAM_END)
     return PIECE_END;
+  if (!zs->avail_out)
+    return PIECE_DOUBT;
+  /* Short of input, zlib says Z_BUF_ERROR inside the last block.  */
+  if (!complete && (rc == Z_OK || rc == Z_BUF_ERROR))
+    return PIECE_PENDING;
   if (rc != Z_OK || zs->avail_in
       || (zs->data_type & (128 | 64 | 7)) != 128)
     return PIECE_DOUBT;
@@ -156,42 +188,49 @@ decode_zlib (decoder_t *dec, piece_t *p)
 
 
 #ifdef HAVE_ISAL
-/* Inflate P with isal_inflate, which stops only where the input or
- * the output ends.  */
+/* As feed_zlib, with isal_inflate, which stops only where the input
+ * or the output ends.  */
 static enum verdict
-decode_isal (decoder_t *dec, piece_t *p)
+feed_isal (decoder_t *dec, piece_t *p, size_t upto, int complete)
 {
   struct inflate_state *s = dec->isal;
   int rc;
 
-  isal_inflate_reset (s);
-  s->crc_flag = ISAL_DEFLATE;
-  s->next_in = p->in;
-  s->avail_in = p->len;
-  s->next_out = p->out;
-  s->avail_out = sizeof p->out;
+  s->next_in = p->in + dec->fed;
+  s->avail_in = upto - dec->fed;
   rc = isal_inflate (s);
+  dec->fed = upto - s->avail_in;
   p->outlen = sizeof p->out - s->avail_out;
   if (rc != ISAL_DECOMP_OK)
     return PIECE_DOUBT;
   if (s->block_state == ISAL_BLOCK_FINISH)
     return PIECE_END;
-  if (s->avail_in || s->tmp_in_size || s->read_in_length
-      || s->block_state != ISAL_BLOCK_NEW_HDR || s->bfinal)
+  if (!s->avail_out)
+    return PIECE_DOUBT;
+  if (!complete)
+    return PIECE_PENDING;
+  /* Fed in steps, isal_inflate that ran out of input where a block
+   * ended is left in ISAL_BLOCK_HDR, having tried the next header and
+   * kept nothing of it.  */
+  if (s->avail_in || s->tmp_in_size || s->read_in_length || s->bfinal
+      || (s->block_state != ISAL_BLOCK_NEW_HDR
+          && s->block_state != ISAL_BLOCK_HDR))
     return PIECE_DOUBT;
   return PIECE_BOUNDARY;
 }
 #endif
 
 
+/* Go on inflating P up to byte UPTO of its input: PIECE_PENDING while
+ * the input is not COMPLETE and nothing went wrong yet.  */
 static enum verdict
-decode_piece (decoder_t *dec, piece_t *p)
+decoder_feed (decoder_t *dec, piece_t *p, size_t upto, int complete)
 {
 #ifdef HAVE_ISAL
   if (dec->impl == INFLATE_IMPL_ISAL)
-    return decode_isal (dec, p);
+    return feed_isal (dec, p, upto, complete);
 #endif
-  return decode_zlib (dec, p);
+  return feed_zlib (dec, p, upto, complete);
 }
 
 
@@ -244,7 +283,8 @@ worker_main (void *arg)
         break;
       p = piece_at (pi, pi->taken++);
       pthread_mutex_unlock (&pi->lock);
-      verdict = decode_piece (&w->dec, p);
+      decoder_begin (&w->dec, p);
+      verdict = decoder_feed (&w->dec, p, p->len, 1);
       pthread_mutex_lock (&pi->lock);
       p->verdict = verdict;
       pthread_cond_broadcast (&pi->completed);
@@ -305,16 +345,17 @@ stop_workers (inflate_parallel_t *pi)
 }
 
 
-/* Hand piece FILLING, cut at LEN, to the workers, and start the next
- * one with the bytes past the cut.  */
+/* Cut piece FILLING at LEN and start the next one with the bytes past
+ * the cut.  Hand the piece to the workers unless the reading thread
+ * inflates it (STREAMED): then the workers skip it.  */
 static gpg_error_t
-submit_piece (inflate_parallel_t *pi, size_t len)
+cut_piece (inflate_parallel_t *pi, size_t len, int streamed)
 {
   piece_t *p = piece_at (pi, pi->filling);
   piece_t *next = piece_at (pi, pi->filling + 1);
   gpg_error_t err;
 
-  if (!pi->workers)
+  if (!streamed && !pi->workers)
     {
       err = start_workers (pi);
       if (err)
@@ -326,7 +367,10 @@ submit_piece (inflate_parallel_t *pi, size_t len)
   memcpy (next->in, p->in + len, next->fill);
   pthread_mutex_lock (&pi->lock);
   pi->filling++;
-  pthread_cond_signal (&pi->submitted);
+  if (streamed)
+    pi->taken++;
+  else
+    pthread_cond_signal (&pi->submitted);
   pthread_mutex_unlock (&pi->lock);
   return 0;
 }
@@ -343,10 +387,26 @@ find_mark (const unsigned char *p, size_t len)
 }
 
 
+/* Whether the workers' verdict on piece EMITTING is in.  */
+static int
+verdict_in (inflate_parallel_t *pi)
+{
+  int in;
+
+  if (pi->emitting == pi->filling)
+    return 0;
+  pthread_mutex_lock (&pi->lock);
+  in = piece_at (pi, pi->emitting)->verdict != PIECE_PENDING;
+  pthread_mutex_unlock (&pi->lock);
+  return in;
+}
+
+
 /* Read into the pieces and cut them at the marks while the ring has a
- * slot for the piece after the one filling.  Set *R_DOUBT when a piece
- * fills without a mark, the source ends before the first mark (one
- * piece: nothing to share out), or the source fails.  */
+ * slot for the piece after the one filling, and until the verdict on
+ * piece EMITTING is in: its output goes out before the next read,
+ * which may wait for input.  Set *R_DOUBT when a piece fills without a
+ * mark or the source fails.  */
 static gpg_error_t
 fill_pieces (inflate_parallel_t *pi, int *r_doubt)
 {
@@ -361,7 +421,7 @@ fill_pieces (inflate_parallel_t *pi, int *r_doubt)
       cut = find_mark (p->in + scanned, p->fill - scanned);
       if (cut)
         {
-          err = submit_piece (pi, scanned + cut);
+          err = cut_piece (pi, scanned + cut, 0);
           if (err)
             return err;
           scanned = 0;
@@ -372,6 +432,8 @@ fill_pieces (inflate_parallel_t *pi, int *r_doubt)
           *r_doubt = 1;
           return 0;
         }
+      if (verdict_in (pi))
+        return 0;
       if (p->fill >= PDEFLATE_SEGMENT_MARK_LEN)
         scanned = p->fill - PDEFLATE_SEGMENT_MARK_LEN + 1;
       err = pi->source (pi->source_ctx, p->in + p->fill,
@@ -389,11 +451,7 @@ fill_pieces (inflate_parallel_t *pi, int *r_doubt)
       if (n)
         continue;
       pi->source_eof = 1;
-      if (!pi->workers)
-        *r_doubt = 1;
-      else
-        err = submit_piece (pi, p->fill);
-      return err;
+      return cut_piece (pi, p->fill, 0);
     }
   return 0;
 }
@@ -447,12 +505,13 @@ replay_read (void *ctx, unsigned char *buf, size_t size, size_t *nread)
 
 
 /* Take the serial path from piece EMITTING on: an engine over the
- * replay, past the window it gives back first.  */
+ * replay, past the window it gives back first and the output of the
+ * piece already handed out.  */
 static gpg_error_t
 fall_back (inflate_parallel_t *pi)
 {
   unsigned char *scratch = piece_at (pi, pi->emitting)->out;
-  size_t n, skip = pi->window_len;
+  size_t n = 1, skip = pi->window_len;
   gpg_error_t err;
 
   stop_workers (pi);
@@ -462,6 +521,7 @@ fall_back (inflate_parallel_t *pi)
   pi->prefix[3] = ~skip;
   pi->prefix[4] = ~skip >> 8;
   pi->prefix_len = skip ? STORED_HEADER_LEN + skip : 0;
+  skip += pi->out_pos;
   pi->replay_seq = pi->emitting;
   pi->replay_pos = 0;
   log_info ("no independent segments from segment %llu on:"
@@ -470,7 +530,9 @@ fall_back (inflate_parallel_t *pi)
                             replay_read, pi);
   if (err)
     return fail (err, "out of core", NULL);
-  for (; skip && !err; skip -= n)
+  /* The engine gives that much, unless it fails first: it inflates
+   * the same bytes from the same window.  */
+  for (; skip && n && !err; skip -= n)
     err = inflate_engine_read (pi->serial, scratch,
                                skip < WINDOW_MAX ? skip : WINDOW_MAX, &n);
   return err;
@@ -499,10 +561,27 @@ update_window (inflate_parallel_t *pi, const unsigned char *out, size_t len)
 }
 
 
-/* Wait for the verdict on piece EMITTING, and accept it or take the
- * serial path.  */
+/* Accept piece EMITTING, on VERDICT, or take the serial path.  */
 static gpg_error_t
-judge_piece (inflate_parallel_t *pi)
+judge_piece (inflate_parallel_t *pi, enum verdict verdict)
+{
+  /* The last piece must end the stream: the serial path says how it
+   * is truncated.  */
+  if (verdict == PIECE_BOUNDARY && pi->source_eof
+      && pi->emitting + 1 == pi->filling)
+    verdict = PIECE_DOUBT;
+  if (verdict == PIECE_DOUBT)
+    return fall_back (pi);
+  pi->accepted = 1;
+  pi->streaming = 0;
+  pi->ended = verdict == PIECE_END;
+  return 0;
+}
+
+
+/* Wait for the workers' verdict on piece EMITTING and judge it.  */
+static gpg_error_t
+await_piece (inflate_parallel_t *pi)
 {
   piece_t *p = piece_at (pi, pi->emitting);
   enum verdict verdict;
@@ -512,17 +591,58 @@ judge_piece (inflate_parallel_t *pi)
     pthread_cond_wait (&pi->completed, &pi->lock);
   verdict = p->verdict;
   pthread_mutex_unlock (&pi->lock);
-  /* The last piece must end the stream: the serial path says how it
-   * is truncated.  */
-  if (verdict == PIECE_BOUNDARY && pi->source_eof
-      && pi->emitting + 1 == pi->filling)
-    verdict = PIECE_DOUBT;
-  if (verdict == PIECE_DOUBT)
+  return judge_piece (pi, verdict);
+}
+
+
+/* Read once more into the first piece, streamed, and cut it at its
+ * mark or at the end of the source.  */
+static gpg_error_t
+read_streamed (inflate_parallel_t *pi)
+{
+  piece_t *p = piece_at (pi, pi->filling);
+  size_t n, from, cut;
+  gpg_error_t err;
+
+  if (p->fill == sizeof p->in)
     return fall_back (pi);
-  pi->accepted = 1;
-  pi->ended = verdict == PIECE_END;
-  pi->out_pos = 0;
-  return 0;
+  from = p->fill >= PDEFLATE_SEGMENT_MARK_LEN
+    ? p->fill - PDEFLATE_SEGMENT_MARK_LEN + 1 : 0;
+  err = pi->source (pi->source_ctx, p->in + p->fill,
+                    sizeof p->in - p->fill, &n);
+  if (err)
+    {
+      pi->source_err = err;
+      pi->source_eof = 1;
+      return fall_back (pi);
+    }
+  p->fill += n;
+  if (!n)
+    {
+      pi->source_eof = 1;
+      return cut_piece (pi, p->fill, 1);
+    }
+  cut = find_mark (p->in + from, p->fill - from);
+  return cut ? cut_piece (pi, from + cut, 1) : 0;
+}
+
+
+/* Inflate the first piece on the reading thread as its bytes arrive,
+ * so that output flows before the first mark as on one thread; it
+ * starts the stream, so this is the serial decode.  Read more once
+ * the bytes in are used up.  */
+static gpg_error_t
+stream_piece (inflate_parallel_t *pi)
+{
+  piece_t *p = piece_at (pi, pi->emitting);
+  int complete = pi->filling > pi->emitting;
+  size_t upto = complete ? p->len : p->fill;
+  enum verdict verdict;
+
+  if (!complete && pi->head.fed == upto)
+    return read_streamed (pi);
+  verdict = decoder_feed (&pi->head, p, upto, complete);
+  return verdict == PIECE_PENDING ? 0 : judge_piece (pi, verdict);
 }
 
 
@@ -539,7 +659,7 @@ inflate_parallel_read (inflate_parallel_t *pi, unsigned char *buf,
   while (!pi->serial)
     {
       p = piece_at (pi, pi->emitting);
-      if (pi->accepted && pi->out_pos < p->outlen)
+      if ((pi->accepted || pi->streaming) && pi->out_pos < p->outlen)
         {
           n = p->outlen - pi->out_pos;
           n = n < size ? n : size;
@@ -555,10 +675,16 @@ inflate_parallel_read (inflate_parallel_t *pi, unsigned char *buf,
           update_window (pi, p->out, p->outlen);
           pi->accepted = 0;
           pi->emitting++;
+          pi->out_pos = 0;
         }
-      err = fill_pieces (pi, &doubt);
-      if (!err)
-        err = doubt ? fall_back (pi) : judge_piece (pi);
+      if (pi->streaming)
+        err = stream_piece (pi);
+      else
+        {
+          err = fill_pieces (pi, &doubt);
+          if (!err)
+            err = doubt ? fall_back (pi) : await_piece (pi);
+        }
       if (err)
         return err;
     }
@@ -578,6 +704,7 @@ inflate_parallel_new (inflate_parallel_t **r_pi, enum inflate_impl impl,
                       int nthreads, source_fn_t source, void *source_ctx)
 {
   inflate_parallel_t *pi;
+  gpg_error_t err;
 
   *r_pi = NULL;
   pi = calloc (1, sizeof *pi);
@@ -594,12 +721,16 @@ inflate_parallel_new (inflate_parallel_t **r_pi, enum inflate_impl impl,
   pthread_cond_init (&pi->submitted, NULL);
   pthread_cond_init (&pi->completed, NULL);
   pi->pieces = malloc (pi->npieces * sizeof *pi->pieces);
-  if (!pi->pieces)
+  err = pi->pieces ? decoder_init (&pi->head, impl)
+    : gpg_error_from_syserror ();
+  if (err)
     {
       inflate_parallel_release (pi);
-      return gpg_error_from_syserror ();
+      return err;
     }
   pi->pieces[0].fill = 0;
+  decoder_begin (&pi->head, &pi->pieces[0]);
+  pi->streaming = 1;
   *r_pi = pi;
   return 0;
 }
@@ -612,6 +743,7 @@ inflate_parallel_release (inflate_parallel_t *pi)
     return;
   stop_workers (pi);
   inflate_engine_release (pi->serial);
+  decoder_release (&pi->head);
   free (pi->pieces);
   pthread_cond_destroy (&pi->completed);
   pthread_cond_destroy (&pi->submitted);

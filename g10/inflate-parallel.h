@@ -24,7 +24,11 @@
  * primed with the last 32 KiB of output: the serial path, with its
  * own messages for truly bad data.
  *
- * Threads start only at the first mark; memory is a ring of at most
+ * The first piece, which starts the stream and so needs no proof, is
+ * inflated by the reading thread as its bytes arrive, its output
+ * handed out as it comes; should it then fail, the serial path skips
+ * the output already handed out.  Threads start only at the second
+ * piece; memory is a ring of at most
  * 2 * INFLATE_PARALLEL_THREADS_MAX + 1 pieces of about 1.3 MiB.
  */
 #ifndef SFENC_INFLATE_PARALLEL_H
