@@ -27,6 +27,7 @@
 #include "bunzip2-parallel.h"
 #include "deflate-engine.h"
 #include "inflate-engine.h"
+#include "inflate-parallel.h"
 #include "options.h"
 #include "pdeflate.h"
 
@@ -222,17 +223,19 @@ compress_writer_release (compress_writer_t *cw)
 }
 
 
-/* How many BZIP2 layers are being read on threads: one at a time, so
+/* How many BZIP2 layers, or ZIP layers in segments
+ * (inflate-parallel.h), are being read on threads: one at a time, so
  * that 30 nested layers do not each hold a ring of blocks; the others
  * are read serially.  Layers are opened and released on the reading
  * thread only.  */
-static int parallel_bzip2_layers;
+static int parallel_layers;
 
 struct inflate_source
 {
   bzip2_reader_t *bzip2;        /* BZIP2 on one thread.  */
   pbunzip2_t *pbunzip2;         /* BZIP2 on several.  */
   inflate_engine_t *engine;     /* ZIP and ZLIB.  */
+  inflate_parallel_t *pinflate; /* ZIP on several threads.  */
 };
 
 
@@ -251,7 +254,7 @@ inflate_source_new (inflate_source_t **r_is, int algo, source_fn_t source,
   if (!is)
     return fail (gpg_error_from_syserror (), "out of core", NULL);
   if (algo == COMPRESS_BZIP2 && compress_thread_count () > 1
-      && !parallel_bzip2_layers)
+      && !parallel_layers)
     {
       err = pbunzip2_new (&is->pbunzip2, compress_thread_count (), source,
                           source_ctx);
@@ -261,7 +264,7 @@ inflate_source_new (inflate_source_t **r_is, int algo, source_fn_t source,
           free (is);
           return err;
         }
-      parallel_bzip2_layers++;
+      parallel_layers++;
       *r_is = is;
       return 0;
     }
@@ -273,6 +276,24 @@ inflate_source_new (inflate_source_t **r_is, int algo, source_fn_t source,
       else
         *r_is = is;
       return err;
+    }
+  if (algo == COMPRESS_ZIP && compress_thread_count () > 1
+      && !parallel_layers)
+    {
+      parallel_layers++;
+      log_info ("ZIP decompression through %s",
+                inflate_impl_name (opt.inflate_impl));
+      err = inflate_parallel_new (&is->pinflate, opt.inflate_impl,
+                                  compress_thread_count (), source,
+                                  source_ctx);
+      if (err)
+        {
+          parallel_layers--;
+          free (is);
+          return fail (err, "out of core", NULL);
+        }
+      *r_is = is;
+      return 0;
     }
   err = inflate_engine_new (&is->engine, opt.inflate_impl,
                             algo == COMPRESS_ZIP ? INFLATE_RAW : INFLATE_ZLIB,
@@ -301,8 +322,12 @@ inflate_source_read (void *ctx, unsigned char *buf, size_t size,
     return pbunzip2_read (is->pbunzip2, buf, size, nread);
   if (is->bzip2)
     return bzip2_reader_read (is->bzip2, buf, size, nread);
-  err = inflate_engine_read (is->engine, buf, size, nread);
-  reason = err ? inflate_engine_reason (is->engine) : NULL;
+  if (is->pinflate)
+    err = inflate_parallel_read (is->pinflate, buf, size, nread);
+  else
+    err = inflate_engine_read (is->engine, buf, size, nread);
+  reason = !err ? NULL : is->pinflate ? inflate_parallel_reason (is->pinflate)
+    : inflate_engine_reason (is->engine);
   if (!reason)
     return err;
   if (gpg_err_code (err) == GPG_ERR_TRUNCATED)
@@ -320,7 +345,12 @@ inflate_source_release (inflate_source_t *is)
   if (is->pbunzip2)
     {
       pbunzip2_release (is->pbunzip2);
-      parallel_bzip2_layers--;
+      parallel_layers--;
+    }
+  else if (is->pinflate)
+    {
+      inflate_parallel_release (is->pinflate);
+      parallel_layers--;
     }
   else if (is->bzip2)
     bzip2_reader_release (is->bzip2);

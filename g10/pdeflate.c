@@ -8,10 +8,11 @@
  * have a block to compress while the writing thread reads and writes,
  * and a slow block holds up the output, never the workers.
  *
- * Each job carries its own copy of the window that precedes it, so a
- * worker never needs another job, and the block boundaries depend
- * only on the offsets in the input: the output is the same for any
- * NTHREADS, and with one thread no worker is started at all.
+ * Each job carries its own copy of the window that precedes it (none
+ * at a segment's start), so a worker never needs another job, and the
+ * block and segment boundaries depend only on the offsets in the
+ * input: the output is the same for any NTHREADS, and with one thread
+ * no worker is started at all.
  *
  * A block the probe calls incompressible (compress-probe.h) is not
  * deflated: the writing thread passes its input to the sink as stored
@@ -47,6 +48,12 @@
 #define STORED_LEN_MAX 65535
 #define STORED_HEADER_LEN 5
 
+/* Two empty stored blocks: the end of PDEFLATE_SEGMENT_MARK is the
+ * second, and the first makes the start of the mark where the block
+ * before did not end with a sync flush.  */
+static const unsigned char two_empty_stored[2 * STORED_HEADER_LEN] =
+  { 0, 0, 0, 0xff, 0xff, 0, 0, 0, 0xff, 0xff };
+
 typedef struct job
 {
   size_t dictlen;
@@ -75,6 +82,7 @@ struct pdeflate
   int algo;
   int level;
   int window_bits;
+  uint64_t segment_blocks;      /* 0: one segment (ZLIB).  */
   sink_fn_t sink;
   void *sink_ctx;
   gpg_error_t err;              /* Sticky: the first error.  */
@@ -100,6 +108,14 @@ static job_t *
 job_at (pdeflate_t *pd, uint64_t seq)
 {
   return &pd->jobs[seq % pd->njobs];
+}
+
+
+/* Whether block number SEQ starts a segment.  */
+static int
+starts_segment (const pdeflate_t *pd, uint64_t seq)
+{
+  return pd->segment_blocks ? seq % pd->segment_blocks == 0 : seq == 0;
 }
 
 
@@ -196,7 +212,7 @@ emit_stored (pdeflate_t *pd, const job_t *job)
 
 /* Pass the compressed JOB, number SEQ, to the sink.  */
 static gpg_error_t
-emit_job (pdeflate_t *pd, job_t *job, uint64_t seq)
+emit_job_data (pdeflate_t *pd, job_t *job, uint64_t seq)
 {
   if (job->err)
     return fail (job->err, "compression", "%s failed on block %llu",
@@ -212,6 +228,39 @@ emit_job (pdeflate_t *pd, job_t *job, uint64_t seq)
     }
   pd->nsparse += job->verdict == PROBE_SPARSE;
   return pd->sink (pd->sink_ctx, job->out, job->outlen);
+}
+
+
+/* End the segment whose last block is JOB with PDEFLATE_SEGMENT_MARK:
+ * the end of JOB's sync flush, when it has one, is the mark's
+ * start.  */
+static gpg_error_t
+emit_segment_mark (pdeflate_t *pd, const job_t *job)
+{
+  const unsigned char *end;
+  size_t len, skip = 0;
+
+  end = job->verdict == PROBE_STORE ? job->in + job->len
+                                    : job->out + job->outlen;
+  len = job->verdict == PROBE_STORE ? job->len : job->outlen;
+  if (len >= 4 && !memcmp (end - 4, two_empty_stored + 1, 4))
+    skip = STORED_HEADER_LEN;
+  return pd->sink (pd->sink_ctx, two_empty_stored + skip,
+                   sizeof two_empty_stored - skip);
+}
+
+
+/* Pass JOB, number SEQ, to the sink, with the segment mark after it
+ * when it ends a segment.  */
+static gpg_error_t
+emit_job (pdeflate_t *pd, job_t *job, uint64_t seq)
+{
+  gpg_error_t err;
+
+  err = emit_job_data (pd, job, seq);
+  if (!err && !job->last && starts_segment (pd, seq + 1))
+    err = emit_segment_mark (pd, job);
+  return err;
 }
 
 
@@ -237,9 +286,9 @@ emit_jobs (pdeflate_t *pd, uint64_t until)
 }
 
 
-/* Make job FILLING ready to be filled, with the window before it.
- * With one thread the previous job is the same one: its input is
- * read before it is emptied.  */
+/* Make job FILLING ready to be filled, with the window before it
+ * unless it starts a segment.  With one thread the previous job is
+ * the same one: its input is read before it is emptied.  */
 static void
 start_job (pdeflate_t *pd)
 {
@@ -247,7 +296,7 @@ start_job (pdeflate_t *pd)
   job_t *prev;
 
   job->dictlen = 0;
-  if (pd->filling)
+  if (!starts_segment (pd, pd->filling))
     {
       /* All blocks but the last are full, and larger than the
        * window.  */
@@ -423,6 +472,7 @@ pdeflate_new (pdeflate_t **r_pd, int algo, int level, int nthreads,
   pd->algo = algo;
   pd->level = level;
   pd->window_bits = algo == COMPRESS_ZIP ? ZIP_WINDOW_BITS : ZLIB_WINDOW_BITS;
+  pd->segment_blocks = algo == COMPRESS_ZIP ? PDEFLATE_SEGMENT_BLOCKS : 0;
   pd->sink = sink;
   pd->sink_ctx = sink_ctx;
   pd->adler = adler32 (0, NULL, 0);

@@ -9,6 +9,14 @@
  * window, as gpg writes it; ZLIB (2) frames it with the zlib header
  * and the Adler-32 of the whole input (RFC 1950).
  *
+ * In a ZIP stream, every PDEFLATE_SEGMENT_BLOCKS blocks start a
+ * segment that can be inflated on its own (inflate-parallel.h): its
+ * first block is not primed with the input before it, so no
+ * back-reference crosses the segment's start, and the segment before
+ * it ends with PDEFLATE_SEGMENT_MARK, a sync flush followed by an
+ * empty stored block, as pigz --independent marks its blocks.  The stream stays
+ * one ordinary deflate stream that any inflater reads.
+ *
  * A block whose bytes look incompressible (compress-probe.h) is
  * written as stored blocks instead of being deflated: that costs a
  * copy where deflate would spend its full time to save nothing.  The
@@ -34,6 +42,21 @@
 
 /* The most threads one stream may use.  */
 #define PDEFLATE_THREADS_MAX 64
+
+/* Blocks (DEFLATE_BLOCK_SIZE) per independent segment of a ZIP
+ * stream.  On the 256 MiB corpus of sfbench at the default level
+ * (85335425 bytes without segments), the restarts cost 0.73% of the
+ * size with segments of 1 block, 0.37% with 2, 0.18% with 4, 0.09%
+ * with 8 and 0.05% with 16.  Four keep the cost well under 1% and
+ * the segments small enough for the reader to hold a few per
+ * thread.  */
+#define PDEFLATE_SEGMENT_BLOCKS 4
+
+/* The bytes that end every segment but the last: the end of a sync
+ * flush (LEN 0, NLEN 0xffff), then an empty stored block, byte
+ * aligned, BFINAL clear.  */
+#define PDEFLATE_SEGMENT_MARK "\0\0\xff\xff\0\0\0\xff\xff"
+#define PDEFLATE_SEGMENT_MARK_LEN 9
 
 typedef struct pdeflate pdeflate_t;
 

@@ -1,0 +1,120 @@
+/* fuzz-pinflate.c - raw deflate read in segments on threads
+ * (g10/inflate-parallel.c) against one inflate engine
+ * (g10/inflate-engine.c)
+ *
+ * Input: a flag byte, then a raw deflate stream.  Bit 0 of the flag
+ * chooses the implementation (zlib, or ISA-L where it is built), bit
+ * 1 2 or 3 threads.  Both readers read the stream up to OUTPUT_LIMIT
+ * bytes; the harness aborts when one accepts what the other refuses,
+ * when both accept different bytes, or when the bytes both gave
+ * differ as far as both went (the engine may give a damaged block's
+ * first bytes, the parallel reader never gives a piece it doubts).
+ * The seed corpus (corpus/pinflate/), written by
+ * make-corpus-pinflate.sh, holds streams in segments as sfenc writes
+ * them, with marks true and false.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "inflate-engine.h"
+#include "inflate-parallel.h"
+
+#define OUTPUT_LIMIT ((size_t)1 << 20)
+
+enum ending
+  {
+    ENDED_GOOD,
+    ENDED_REFUSED,
+    ENDED_AT_LIMIT
+  };
+
+static unsigned char parallel_out[OUTPUT_LIMIT];
+static unsigned char serial_out[OUTPUT_LIMIT];
+
+
+static enum ending
+ending_of (gpg_error_t err, size_t outlen)
+{
+  return err ? ENDED_REFUSED : outlen < OUTPUT_LIMIT ? ENDED_GOOD
+                                                     : ENDED_AT_LIMIT;
+}
+
+
+static enum ending
+read_parallel (enum inflate_impl impl, int nthreads, const uint8_t *data,
+               size_t size, size_t *outlen)
+{
+  fuzz_source_t src;
+  inflate_parallel_t *pi;
+  gpg_error_t err;
+  size_t n = 0;
+
+  *outlen = 0;
+  fuzz_source_init (&src, data, size);
+  err = inflate_parallel_new (&pi, impl, nthreads, fuzz_source_read, &src);
+  while (!err && *outlen < OUTPUT_LIMIT)
+    {
+      err = inflate_parallel_read (pi, parallel_out + *outlen,
+                                   OUTPUT_LIMIT - *outlen, &n);
+      if (!err && !n)
+        break;
+      *outlen += n;
+    }
+  inflate_parallel_release (pi);
+  return ending_of (err, *outlen);
+}
+
+
+static enum ending
+read_serial (enum inflate_impl impl, const uint8_t *data, size_t size,
+             size_t *outlen)
+{
+  fuzz_source_t src;
+  inflate_engine_t *e;
+  gpg_error_t err;
+  size_t n = 0;
+
+  *outlen = 0;
+  fuzz_source_init (&src, data, size);
+  err = inflate_engine_new (&e, impl, INFLATE_RAW, fuzz_source_read, &src);
+  while (!err && *outlen < OUTPUT_LIMIT)
+    {
+      err = inflate_engine_read (e, serial_out + *outlen,
+                                 OUTPUT_LIMIT - *outlen, &n);
+      if (!err && !n)
+        break;
+      *outlen += n;
+    }
+  inflate_engine_release (e);
+  return ending_of (err, *outlen);
+}
+
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  enum inflate_impl impl = INFLATE_IMPL_ZLIB;
+  enum ending pend, send;
+  size_t plen, slen;
+
+  fuzz_start ();
+  if (!size)
+    return 0;
+  if ((data[0] & 1) && inflate_impl_from_name ("isal") >= 0)
+    impl = INFLATE_IMPL_ISAL;
+  pend = read_parallel (impl, 2 + (data[0] >> 1 & 1), data + 1, size - 1,
+                        &plen);
+  send = read_serial (impl, data + 1, size - 1, &slen);
+  fuzz_forget_error ();
+  if (pend != ENDED_AT_LIMIT && send != ENDED_AT_LIMIT
+      && (pend == ENDED_GOOD) != (send == ENDED_GOOD))
+    abort ();
+  if (pend == ENDED_GOOD && send == ENDED_GOOD && plen != slen)
+    abort ();
+  if (memcmp (parallel_out, serial_out, plen < slen ? plen : slen))
+    abort ();
+  return 0;
+}

@@ -1,0 +1,210 @@
+#!/usr/bin/env bats
+# Issue 40, part 5: sfenc writes its ZIP streams in independent
+# segments (g10/pdeflate.c) and sfenc -d --threads N inflates them in
+# parallel (g10/inflate-parallel.c).  Other readers see one ordinary
+# deflate stream; sfenc accepts a segment only when it proves its
+# start, and reads anything else serially with the same output and the
+# same refusals as --threads 1.  The crafted streams are made by
+# python3's zlib and wrapped by gpg, as in sfenc-inflate.bats.
+
+setup () {
+  SFENC=${SFENC:-$BATS_TEST_DIRNAME/../g10/sfenc}
+  T=$BATS_TEST_TMPDIR
+  export GNUPGHOME="$T/gnupg"
+  mkdir -p -m 700 "$GNUPGHOME"
+  SF=("$SFENC" --batch --passphrase "pass phrase" --s2k-count 65536)
+  GPG=(gpg --batch --quiet --no-tty --pinentry-mode loopback
+       --passphrase "pass phrase" --s2k-count 65536)
+  IMPLS=(zlib)
+  if "$SFENC" --inflate-impl isal --dump-options > /dev/null 2>&1; then
+    IMPLS+=(isal)
+  fi
+  # 3 MiB of text with the segment mark in the middle of it.
+  {
+    seq 1 200000
+    printf 'mark:\0\0\377\377\0\0\0\377\377:mark\n'
+    seq 1 300000 | sed 's/$/ sfenc/'
+  } | head -c 3145728 > "$T/plain"
+}
+
+teardown () {
+  gpgconf --kill gpg-agent > /dev/null 2>&1 || true
+}
+
+# Fails when file $2 has a line that matches $1, and shows it.
+no_line () {
+  ! grep "$1" "$2"
+}
+
+need_gpg () {
+  command -v gpg > /dev/null || skip "NOT TESTED: gpg is not installed"
+}
+
+# Encrypt with gpg a compressed packet (ZIP) holding the raw deflate
+# stream that the python3 expression $1 makes of T, the literal packet
+# of plain.  seg (data, zdict=None, last=False) deflates data as one
+# segment, ended with the mark unless last; stored (data) is a stored
+# block; pieces (data, n, last=True) is the list of the segments of n
+# bytes of data, the last one ending the stream when last, and segs
+# (...) their bytes; MARK is the mark, at m in T.
+crafted_message () {
+  need_gpg
+  gpg --batch --quiet --store -z 0 < "$T/plain" > "$T/literal"
+  python3 - "$T/literal" "$T/packet" "$1" <<'PY'
+import sys, zlib
+T = open(sys.argv[1], "rb").read()
+MARK = b"\0\0\xff\xff\0\0\0\xff\xff"
+def seg(data, zdict=None, last=False):
+    c = (zlib.compressobj(6, zlib.DEFLATED, -15, zdict=zdict) if zdict
+         else zlib.compressobj(6, zlib.DEFLATED, -15))
+    out = c.compress(data)
+    if last:
+        return out + c.flush()
+    return out + c.flush(zlib.Z_SYNC_FLUSH) + b"\0\0\0\xff\xff"
+def pieces(data, n, last=True):
+    return [seg(data[i:i + n], last=last and i + n >= len(data))
+            for i in range(0, len(data), n)]
+def segs(data, n, last=True):
+    return b"".join(pieces(data, n, last))
+def stored(data):
+    n = len(data)
+    return bytes([0, n & 255, n >> 8, ~n & 255, (~n >> 8) & 255]) + data
+m = T.index(MARK)
+stream = eval(sys.argv[3])
+open(sys.argv[2], "wb").write(bytes([0xa3, 1]) + stream)
+PY
+  "${GPG[@]}" -c -z 0 --no-literal < "$T/packet" > "$T/msg"
+}
+
+# Decrypt msg with each implementation at --threads 1 and 2 and -v:
+# the output must be plain every time, and at 2 threads the log must
+# say $1: "parallel" (segments inflated on threads, no fallback) or
+# "serial from N" (the serial path from segment N on).
+reads_as () {
+  local impl threads
+  for impl in "${IMPLS[@]}"; do
+    for threads in 1 2; do
+      "${SF[@]}" -v -d --yes --inflate-impl "$impl" --threads "$threads" \
+        -o "$T/out" "$T/msg" 2> "$T/err" || { cat "$T/err"; return 1; }
+      cmp "$T/plain" "$T/out" \
+        || { echo "$impl at $threads threads differs"; return 1; }
+      [ "$threads" -eq 2 ] || continue
+      case $1 in
+        parallel)
+          grep -qx 'sfenc: inflating independent segments on 2 threads' "$T/err"
+          no_line 'no independent segments' "$T/err" ;;
+        serial\ from\ *)
+          grep -qx "sfenc: no independent segments from segment ${1#serial from } on: inflating on one thread" "$T/err" \
+            || { echo "$impl: expected $1"; cat "$T/err"; return 1; } ;;
+      esac
+    done
+  done
+}
+
+# msg is refused by each implementation at --threads 1, 2 and 4 with
+# the one line that it gives at --threads 1, status 2, and no output
+# file.
+refused_as_serial () {
+  local impl threads first
+  for impl in "${IMPLS[@]}"; do
+    # Each library words its refusal its own way.
+    first=
+    for threads in 1 2 4; do
+      # -q: sfenc's one line, without gpg's log lines before it.
+      run timeout 60 "${SF[@]}" -q -d --inflate-impl "$impl" \
+        --threads "$threads" -o "$T/out" "$T/msg"
+      echo "$impl at $threads threads: $status: $output"
+      [ "$status" -eq 2 ]
+      [ "${#lines[@]}" -eq 1 ]
+      [ ! -e "$T/out" ]
+      [ -n "$first" ] || first=$output
+      [ "$output" = "$first" ]
+    done
+  done
+}
+
+@test "sfenc-pinflate: gpg and rnp read sfenc's segmented message, sfenc reads it on threads" {
+  need_gpg
+  "${SF[@]}" -c --threads 2 < "$T/plain" > "$T/msg"
+  "${GPG[@]}" -d "$T/msg" > "$T/out-gpg"
+  cmp "$T/plain" "$T/out-gpg"
+  if command -v rnp > /dev/null; then
+    mkdir -p -m 700 "$T/rnp"
+    rnp --homedir "$T/rnp" --password "pass phrase" -d "$T/msg" \
+      --output "$T/out-rnp" 2> "$T/rnp.err" || { cat "$T/rnp.err"; return 1; }
+    cmp "$T/plain" "$T/out-rnp"
+  else
+    echo "# NOT TESTED: rnp is not installed" >&3
+  fi
+  reads_as parallel
+}
+
+@test "sfenc-pinflate: messages written on 1 or 3 threads are read on threads" {
+  local threads
+  for threads in 1 3; do
+    "${SF[@]}" -v -c --threads "$threads" < "$T/plain" > "$T/msg"
+    "${SF[@]}" -v -d --yes --threads 2 -o "$T/out" "$T/msg" 2> "$T/err"
+    cmp "$T/plain" "$T/out"
+    grep -qx 'sfenc: inflating independent segments on 2 threads' "$T/err"
+    no_line 'no independent segments' "$T/err"
+  done
+}
+
+@test "sfenc-pinflate: sfenc reads gpg's message, which has no marks, serially" {
+  need_gpg
+  "${GPG[@]}" -c --compress-algo zip < "$T/plain" > "$T/msg"
+  reads_as "serial from 0"
+}
+
+@test "sfenc-pinflate: a small message starts no threads" {
+  "${SF[@]}" -c < /etc/os-release > "$T/msg"
+  "${SF[@]}" -v -d --threads 4 -o "$T/out" "$T/msg" 2> "$T/err"
+  cmp /etc/os-release "$T/out"
+  no_line 'inflating independent segments on' "$T/err"
+}
+
+@test "sfenc-pinflate: true boundaries of a crafted stream are inflated on threads" {
+  crafted_message "segs(T, 400000)"
+  reads_as parallel
+}
+
+@test "sfenc-pinflate: a back-reference across a mark is read serially from there" {
+  crafted_message "segs(T[:800000], 400000, last=False) + seg(T[800000:1200000], zdict=T[800000 - 32768:800000]) + segs(T[1200000:], 400000)"
+  reads_as "serial from 2"
+}
+
+@test "sfenc-pinflate: the mark inside a stored block is no boundary" {
+  crafted_message "segs(T[:m - 1000], 400000, last=False) + stored(T[m - 1000:m + 1000]) + segs(T[m + 1000:], 400000)"
+  # The segments before the stored block are 0 to 3.
+  reads_as "serial from 4"
+}
+
+@test "sfenc-pinflate: a stream that ends at a mark is refused as truncated" {
+  crafted_message "seg(T[:400000]) + seg(T[400000:])"
+  refused_as_serial
+  [ "$output" = "sfenc: decryption failed: compressed data truncated" ]
+}
+
+@test "sfenc-pinflate: truncation in the first, a middle and the last of 8 segments is refused as --threads 1 refuses it" {
+  local i
+  for i in 0 3 7; do
+    crafted_message "(lambda s: b''.join(s)[:sum(map(len, s[:$i])) + len(s[$i]) // 2])(pieces(T, 400000))"
+    refused_as_serial
+    [ "$output" = "sfenc: decryption failed: compressed data truncated" ]
+  done
+}
+
+@test "sfenc-pinflate: a bad block in the first, a middle and the last of 8 segments is refused as --threads 1 refuses it" {
+  local i
+  for i in 0 3 7; do
+    crafted_message "(lambda s: b''.join(s[:$i]) + b'\\x07' + b''.join(s[$i:])[1:])(pieces(T, 400000))"
+    refused_as_serial
+    # The last library's wording: ISA-L's where the build has it.
+    [[ $output == "sfenc: decryption failed: invalid compressed data (invalid block"* ]]
+  done
+}
+
+@test "sfenc-pinflate: data after the end of the stream is dropped, as serially" {
+  crafted_message "segs(T, 400000) + MARK + b'after the end' + MARK"
+  reads_as parallel
+}
