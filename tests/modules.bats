@@ -489,7 +489,7 @@ V
     -q -c --cipher-algo EXAMPLE64 -o "$BATS_TEST_TMPDIR/in.gpg" "$BATS_TEST_TMPDIR/in"
   # Another sfenc, whose id 100 is SM4: refused, and nothing written.
   run "$DSFENC" --no-auto-modules --load-extension "$BATS_TEST_TMPDIR/sm4.so" --batch --passphrase pw \
-    -d -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/in.gpg"
+    -q -d -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/in.gpg"
   [ "$status" -eq 2 ]
   [ "$output" = "sfenc: decryption failed: wrong passphrase (Bad session key), or the message's private cipher id 100 is not SM4" ]
   [ ! -e "$BATS_TEST_TMPDIR/out" ]
@@ -843,7 +843,8 @@ C
     rm -rf "$dir"
     skip "NOT TESTED: this file system has no file capabilities"
   fi
-  as_nobody () { setpriv --reuid=65534 --regid=65534 --clear-groups env SFENC_MODULE_DIR="$dir/mods" "$@"; }
+  # A home of its own: nobody may not read root's gpg.conf.
+  as_nobody () { setpriv --reuid=65534 --regid=65534 --clear-groups env SFENC_MODULE_DIR="$dir/mods" GNUPGHOME="$dir/gnupg" "$@"; }
   # The control: the same program without the capability loads the module.
   run as_nobody "$dir/sfenc-plain" --list-ciphers --with-colons
   plain="$output"

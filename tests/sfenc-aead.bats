@@ -352,7 +352,7 @@ assert_tamper_refused () {
   head -c 1000000 /dev/urandom > "$T/in"
   "${SF[@]}" -c -a -z 0 --aead-algo GCM --chunk-size 16 -o "$T/m.asc" "$T/in"
   { head -n 5000 "$T/m.asc"; echo "-----END PGP MESSAGE-----"; } > "$T/cut.asc"
-  run "${SF[@]}" -d -o "$T/out" "$T/cut.asc"
+  run "${SF[@]}" -q -d -o "$T/out" "$T/cut.asc"
   echo "$output"
   [ "$status" -eq 2 ]
   [ "${#lines[@]}" -eq 1 ]
