@@ -3,6 +3,8 @@
 # 2.2.40 as the oracle: --compliance and its shorthands, --print-md,
 # --print-mds, --gen-random and --list-gcrypt-config.
 
+load gpg-2-2-40
+
 setup () {
   SFENC=${SFENC:-$BATS_TEST_DIRNAME/../g10/sfenc}
   T=$BATS_TEST_TMPDIR
@@ -19,14 +21,6 @@ teardown () {
   gpgconf --kill gpg-agent > /dev/null 2>&1 || true
 }
 
-need_gpg () {
-  command -v gpg > /dev/null \
-    || skip "NOT TESTED: gpg (GnuPG) is not installed, the oracle of this test"
-  local v
-  v=$(gpg --version | sed -n '1s/^gpg (GnuPG) //p')
-  [ "$v" = 2.2.40 ] \
-    || skip "NOT TESTED: the installed gpg is $v; the expectations are gpg 2.2.40's"
-}
 
 # Print, for the message $1, the packets as gpg --list-packets shows
 # them, without what changes from run to run (salt, dates, lengths)
@@ -38,7 +32,7 @@ packets () {
 }
 
 @test "gpgcmds: --print-md gives gpg's bytes for every hash, file, name length and --with-colons" {
-  need_gpg
+  need_gpg_2_2_40
   local a f c n
   head -c 1000 /dev/urandom > rnd
   printf abc > 'a:b%c d'
@@ -60,7 +54,7 @@ packets () {
 }
 
 @test "gpgcmds: --print-mds gives gpg's bytes, from files and stdin" {
-  need_gpg
+  need_gpg_2_2_40
   printf 'hello\n' > h
   diff <(gpg --print-mds h h) <("$SFENC" --print-mds h h)
   diff <(gpg --print-mds < h) <("$SFENC" --print-mds < h)
@@ -71,7 +65,7 @@ packets () {
 }
 
 @test "gpgcmds: --print-md refuses what gpg refuses, with exit status 2 and one line" {
-  need_gpg
+  need_gpg_2_2_40
   local args
   printf abc > abc
   for args in "foo abc" "rmd160 abc" "" "sha1 missing abc"; do
@@ -92,7 +86,7 @@ packets () {
 }
 
 @test "gpgcmds: --gen-random writes COUNT bytes of each level, base64 on one line with -a, as gpg" {
-  need_gpg
+  need_gpg_2_2_40
   local level n
   for level in 0 1 2; do
     for n in 1 5 99 100 1000; do
@@ -119,7 +113,7 @@ packets () {
 }
 
 @test "gpgcmds: --gen-random refuses bad levels and counts with gpg's usage, exit status 2" {
-  need_gpg
+  need_gpg_2_2_40
   local args
   for args in "" "3 1" "1 2 3"; do
     run gpg --gen-random $args
@@ -135,12 +129,12 @@ packets () {
 }
 
 @test "gpgcmds: --list-gcrypt-config prints what gpg prints" {
-  need_gpg
+  need_gpg_2_2_40
   diff <(gpg --list-gcrypt-config) <("$SFENC" --list-gcrypt-config)
 }
 
 @test "gpgcmds: each compliance mode writes gpg's packets and gpg's warnings" {
-  need_gpg
+  need_gpg_2_2_40
   local m
   echo hello > p
   for m in "" --gnupg --openpgp --rfc4880 --rfc4880bis --pgp6 --pgp7 --pgp8 \
@@ -165,7 +159,7 @@ packets () {
 }
 
 @test "gpgcmds: --compliance refuses an unknown value and 'help' in one line, exit status 2" {
-  need_gpg
+  need_gpg_2_2_40
   local v
   echo hello > p
   for v in foo help; do
@@ -180,7 +174,7 @@ packets () {
 }
 
 @test "gpgcmds: --rfc2440: -c is refused (gpg writes no MDC), -d decrypts; AEAD is refused" {
-  need_gpg
+  need_gpg_2_2_40
   echo hello > p
   "${GPG[@]}" --rfc2440 -c -o g.gpg p 2> /dev/null
   # gpg's own message has no MDC in this mode.
@@ -202,7 +196,7 @@ libgcrypt_de_vs () {
 }
 
 @test "gpgcmds: --compliance=de-vs: -c fails as gpg's does, with its status lines" {
-  need_gpg
+  need_gpg_2_2_40
   libgcrypt_de_vs \
     && skip "NOT TESTED: this libgcrypt claims de-vs compliance; the test expects gpg's refusal without it"
   echo hello > p
@@ -225,7 +219,7 @@ libgcrypt_de_vs () {
 }
 
 @test "gpgcmds: -d writes DECRYPTION_COMPLIANCE_MODE when gpg does; --require-compliance fails when gpg's does" {
-  need_gpg
+  need_gpg_2_2_40
   local c m
   echo hello > p
   for c in aes256 aes128 3des twofish cast5; do
@@ -247,7 +241,7 @@ libgcrypt_de_vs () {
 }
 
 @test "gpgcmds: --gpgconf-list prints gpg's lines, --gpgconf-test succeeds, --gen-prime is refused, as gpg's" {
-  need_gpg
+  need_gpg_2_2_40
   diff <(gpg --gpgconf-list) <("$SFENC" --gpgconf-list)
   run gpg --gpgconf-test
   [ "$status" -eq 0 ]
@@ -262,7 +256,7 @@ libgcrypt_de_vs () {
 }
 
 @test "gpgcmds: --list-key is --list-keys; -f and -F name recipients; the key-only options change nothing for -c" {
-  need_gpg
+  need_gpg_2_2_40
   echo hello > p
   run "$SFENC" --batch --status-fd 1 --list-key
   [ "$status" -eq 2 ]
@@ -299,7 +293,7 @@ libgcrypt_de_vs () {
 }
 
 @test "gpgcmds: -c takes the first of the personal cipher and compression preferences, as gpg -c does" {
-  need_gpg
+  need_gpg_2_2_40
   local o
   echo hello > p
   for o in "--personal-cipher-prefs twofish" "--personal-cipher-preferences twofish,aes" \
@@ -326,7 +320,7 @@ libgcrypt_de_vs () {
 }
 
 @test "gpgcmds: --disable-cipher-algo refuses the cipher for -c and -d as gpg does; an unknown name is ignored" {
-  need_gpg
+  need_gpg_2_2_40
   echo hello > p
   "${GPG[@]}" -c -o g.gpg p
   run "${GPG[@]}" --disable-cipher-algo aes256 -d g.gpg
@@ -352,7 +346,7 @@ libgcrypt_de_vs () {
 }
 
 @test "gpgcmds: an abbreviation of several names of one command is that command, as gpg's parser takes it" {
-  need_gpg
+  need_gpg_2_2_40
   # --list-k: --list-keys and --list-key; --quick-gen: two names of
   # one command, in gpg too.
   run "$SFENC" --batch --status-fd 1 --list-k

@@ -22,6 +22,8 @@ GPG_REFUSES=(--Configuration --ImportExport --Input --Keylist --Monitor
 # GPG_REFUSES.
 UNKNOWN_CEILING=14
 
+load gpg-2-2-40
+
 setup () {
   SFENC=${SFENC:-$BATS_TEST_DIRNAME/../g10/sfenc}
   LIST=$BATS_TEST_DIRNAME/gpg-2.2.40-options.txt
@@ -42,14 +44,6 @@ gpg_options () {
   grep -v '^#' "$LIST"
 }
 
-need_gpg_2_2_40 () {
-  command -v gpg > /dev/null \
-    || skip "NOT TESTED: gpg (GnuPG) is not installed, the oracle of this check"
-  local v
-  v=$(gpg --version | sed -n '1s/^gpg (GnuPG) //p')
-  [ "$v" = 2.2.40 ] \
-    || skip "NOT TESTED: the installed gpg is $v, the list is gpg 2.2.40's"
-}
 
 # Print "unknown", "arg" or "flag": how sfenc answers option $1.  An
 # option that the parser takes only as the abbreviation of a longer

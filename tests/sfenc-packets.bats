@@ -8,6 +8,7 @@
 # checked.
 
 load public-key
+load gpg-2-2-40
 
 setup () {
   SFENC=${SFENC:-$BATS_TEST_DIRNAME/../g10/sfenc}
@@ -23,14 +24,6 @@ teardown () {
   gpgconf --kill gpg-agent > /dev/null 2>&1 || true
 }
 
-need_gpg_2_2_40 () {
-  command -v gpg > /dev/null \
-    || skip "NOT TESTED: gpg (GnuPG) is not installed, the oracle of these checks"
-  local v
-  v=$(gpg --version | sed -n '1s/^gpg (GnuPG) //p')
-  [ "$v" = 2.2.40 ] \
-    || skip "NOT TESTED: the installed gpg is $v; the expected lines are gpg 2.2.40's"
-}
 
 gpg_c () {
   gpg --batch --yes --pinentry-mode loopback --passphrase pw \
