@@ -230,6 +230,16 @@ compress_writer_release (compress_writer_t *cw)
  * thread only.  */
 static int parallel_layers;
 
+/* See inflate_source_allow_segments.  */
+static int segments_allowed = 1;
+
+
+void
+inflate_source_allow_segments (int allowed)
+{
+  segments_allowed = allowed;
+}
+
 struct inflate_source
 {
   bzip2_reader_t *bzip2;        /* BZIP2 on one thread.  */
@@ -278,7 +288,7 @@ inflate_source_new (inflate_source_t **r_is, int algo, source_fn_t source,
       return err;
     }
   if (algo == COMPRESS_ZIP && compress_thread_count () > 1
-      && !parallel_layers)
+      && segments_allowed && !parallel_layers)
     {
       parallel_layers++;
       log_info ("ZIP decompression through %s",

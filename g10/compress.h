@@ -36,6 +36,12 @@ void compress_writer_release (compress_writer_t *cw);
 
 typedef struct inflate_source inflate_source_t;
 
+/* Whether ZIP layers may be inflated in segments on threads
+ * (inflate-parallel.h): only when the message is read from a file.
+ * From a pipe the next bytes may be long in coming, and the output
+ * must flow with the input, as it does when one thread inflates.  */
+void inflate_source_allow_segments (int allowed);
+
 gpg_error_t inflate_source_new (inflate_source_t **r_is, int algo,
                                 source_fn_t source, void *source_ctx);
 gpg_error_t inflate_source_read (void *ctx, unsigned char *buf, size_t size,

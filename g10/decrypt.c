@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <gcrypt.h>
 
 #include "libsfcipher.h"
@@ -859,8 +860,11 @@ gpg_error_t
 input_start (input_t *in)
 {
   gpg_error_t err;
+  struct stat st;
   int c;
 
+  inflate_source_allow_segments (!fstat (in->fd.fd, &st)
+                                 && S_ISREG (st.st_mode));
   err = reader_init (&in->raw, progress_source, &in->fd);
   if (!err)
     err = reader_peek (&in->raw, &c);
