@@ -29,7 +29,7 @@ static struct kept_value *kept_values;
  * found first.  */
 static const char *const default_names[] =
   {
-    "gpg.conf-" GPG_INTERFACE_VERSION, "gpg.conf-2.2", "gpg.conf-2",
+    ("gpg.conf-" GPG_INTERFACE_VERSION), "gpg.conf-2.2", "gpg.conf-2",
     "gpg.conf"
   };
 
