@@ -38,7 +38,7 @@ fuzz_start (void)
   if (started)
     return;
   started = 1;
-  err = init_libgcrypt ();
+  err = init_libgcrypt (0);
   if (!err)
     err = sf_table_init ();
   if (!err && stdin_in_memory ())

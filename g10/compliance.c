@@ -64,6 +64,14 @@ static void
 set_mode (enum compliance mode)
 {
   current = mode;
+  /* gpg's RFC 2440 mode strips blanks at line ends in text mode, its
+   * OpenPGP and de-vs modes keep them, the others leave the choice
+   * made before.  */
+  if (mode == COMPLIANCE_RFC2440)
+    opt.rfc2440_text = 1;
+  else if (mode == COMPLIANCE_OPENPGP || mode == COMPLIANCE_RFC4880BIS
+           || mode == COMPLIANCE_DE_VS)
+    opt.rfc2440_text = 0;
   if (mode == COMPLIANCE_OPENPGP || mode == COMPLIANCE_RFC4880BIS
       || mode == COMPLIANCE_RFC2440)
     rfc_cipher = 1;

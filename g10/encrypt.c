@@ -382,7 +382,9 @@ write_plaintext (fd_stream_t *in, const char *litname, sink_fn_t sink,
 
   memset (&lit, 0, sizeof lit);
   memset (&pt, 0, sizeof pt);
-  err = plaintext_open (&pt, progress_source, in, opt.textmode);
+  err = plaintext_open (&pt, progress_source, in,
+                        !opt.textmode ? TEXT_NONE
+                        : opt.rfc2440_text ? TEXT_RFC2440 : TEXT_CANONICAL);
   if (!err)
     level = compression_level (&pt, in->name);
   if (!err && level)

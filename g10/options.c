@@ -164,7 +164,14 @@ enum opt_id
     O_FAKED_SYSTEM_TIME,
     O_FOR_YOUR_EYES_ONLY,
     O_NO_FOR_YOUR_EYES_ONLY,
-    O_MIMEMODE
+    O_MIMEMODE,
+    /* gpg's last options (issue 41).  */
+    O_RFC2440_TEXT,
+    O_NO_RFC2440_TEXT,
+    O_REQUIRE_SECMEM,
+    O_NO_REQUIRE_SECMEM,
+    O_WARRANTY,
+    O_DUMP_OPTION_TABLE
   };
 
 /* One option: its id, short and long name, the name of its argument
@@ -189,6 +196,9 @@ static const struct option_def options[] =
     { O_HELP, 'h', "help", NULL, "show this help" },
     { O_DUMP_OPTIONS, 0, "dump-options", NULL,
       "list every long option, one per line" },
+    { O_DUMP_OPTION_TABLE, 0, "dump-option-table", NULL,
+      "list the option table as gpg does, a line per option" },
+    { O_WARRANTY, 0, "warranty", NULL, "show the warranty" },
 
     { 0, 0, NULL, NULL, "Commands that select the operation" },
     { O_SYMMETRIC, 'c', "symmetric", NULL,
@@ -373,6 +383,10 @@ static const struct option_def options[] =
       "accepted for gpg; sfenc prints no greeting" },
     { O_GPG_NOOP, 0, "no-secmem-warning", NULL,
       "accepted for gpg; sfenc prints no such warning" },
+    { O_REQUIRE_SECMEM, 0, "require-secmem", NULL,
+      "fail where secure memory cannot be locked" },
+    { O_NO_REQUIRE_SECMEM, 0, "no-require-secmem", NULL,
+      "run without locked secure memory where there is none (the default)" },
 
     { 0, 0, NULL, NULL, "Key related options" },
     { O_RECIPIENT, 'r', "recipient", "NAME",
@@ -442,6 +456,10 @@ static const struct option_def options[] =
     { O_TEXTMODE, 't', "textmode", NULL,
       "encrypt the input as text (CR LF line endings)" },
     { O_NO_TEXTMODE, 0, "no-textmode", NULL, "forget the -t given before" },
+    { O_RFC2440_TEXT, 0, "rfc2440-text", NULL,
+      "with -t, strip spaces and tabs from the ends of lines too" },
+    { O_NO_RFC2440_TEXT, 0, "no-rfc2440-text", NULL,
+      "with -t, keep them (the default)" },
     { O_GPG_NOOP, 0, "force-mdc", NULL,
       "accepted for gpg; the MDC is always written" },
     /* The compliance modes (compliance.h, issue 41).  */
@@ -763,8 +781,8 @@ static const struct option_def options[] =
     { O_GPG_NOOP, 0, "debug-iolbf", NULL, "gpg's debugging output" },
     { O_GPG_NOOP, 0, "no-use-embedded-filename", NULL,
       "gpg's default: sfenc never writes to the name in a message" },
-    { O_GPG_NOOP, 0, "no-require-secmem", NULL,
-      "gpg's default: running without locked secure memory" },
+    { O_GPG_NOOP, 0, "preserve-permissions", NULL,
+      "the modes of keyring files" },
     { O_GPG_NOOP, 0, "debug-quick-random", NULL,
       "gpg's tests: sfenc's keys always come from strong random" },
     { O_GPG_NOOP_ARG, 0, "force-ownertrust", "TRUST", "the trust database" },
@@ -849,6 +867,70 @@ dump_options (void)
   for (i = 0; i < N_OPTIONS; i++)
     if (options[i].long_name)
       printf ("--%s\n", options[i].long_name);
+}
+
+
+/* gpg's flags of an option in --dump-option-table: its argument's
+ * type, and whether it is a command.  */
+#define OPT_TABLE_INT 1
+#define OPT_TABLE_STRING 2
+#define OPT_TABLE_COMMAND 128
+
+/* Whether the group titled TITLE holds commands.  */
+static int
+is_command_group (const char *title)
+{
+  return !strncmp (title, "Commands", 8) || !strcmp (title, "General commands");
+}
+
+
+/* The type gpg gives the argument named ARG: the numbers are
+ * integers.  */
+static int
+argument_type (const char *arg)
+{
+  if (!arg)
+    return 0;
+  return !strcmp (arg, "N") || !strcmp (arg, "LEVEL") || !strcmp (arg, "MIB")
+         ? OPT_TABLE_INT : OPT_TABLE_STRING;
+}
+
+
+/* The id of a long option without a short one in
+ * --dump-option-table: above every character, as in gpg.  */
+#define OPT_TABLE_LONG_ID 256
+
+/* As gpg --dump-option-table does, a line an option:
+ * "NAME:ID:FLAGS:HELP:", the id being the short option's character
+ * where there is one.  A colon in HELP is written "\x3a", as in gpg's
+ * colon listings.  */
+void
+dump_option_table (void)
+{
+  int commands = 0;
+  const char *c;
+  size_t i;
+
+  for (i = 0; i < N_OPTIONS; i++)
+    {
+      const struct option_def *o = &options[i];
+
+      if (!o->long_name)
+        {
+          commands = is_command_group (o->help);
+          continue;
+        }
+      printf ("%s:%d:%d:", o->long_name,
+              o->short_name ? (int)(unsigned char)o->short_name
+              : OPT_TABLE_LONG_ID + (int)o->id,
+              argument_type (o->arg) | (commands ? OPT_TABLE_COMMAND : 0));
+      for (c = o->help; *c; c++)
+        if (*c == ':')
+          fputs ("\\x3a", stdout);
+        else
+          putchar (*c);
+      fputs (":\n", stdout);
+    }
 }
 
 
@@ -1247,6 +1329,13 @@ apply_switch (struct command_line *cl, const struct option_def *o,
     case O_VERSION: return set_command (cl, CMD_VERSION, name);
     case O_HELP: return set_command (cl, CMD_HELP, name);
     case O_DUMP_OPTIONS: return set_command (cl, CMD_DUMP_OPTIONS, name);
+    case O_DUMP_OPTION_TABLE:
+      return set_command (cl, CMD_DUMP_OPTION_TABLE, name);
+    case O_WARRANTY: return set_command (cl, CMD_WARRANTY, name);
+    case O_RFC2440_TEXT: opt.rfc2440_text = 1; break;
+    case O_NO_RFC2440_TEXT: opt.rfc2440_text = 0; break;
+    case O_REQUIRE_SECMEM: opt.require_secmem = 1; break;
+    case O_NO_REQUIRE_SECMEM: opt.require_secmem = 0; break;
     case O_VERBOSE: opt.verbose++; opt.quiet = 0; break;
     case O_NO_VERBOSE: opt.verbose = 0; break;
     case O_QUIET: opt.quiet = 1; opt.verbose = 0; break;

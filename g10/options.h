@@ -69,6 +69,8 @@ struct options
   int ignore_crc_error;         /* An armor CRC error is a warning.  */
   unsigned long max_output;     /* --max-output: most plaintext, 0 any.  */
   int for_your_eyes_only;       /* The literal data is named _CONSOLE.  */
+  int rfc2440_text;             /* -t strips blanks at line ends.  */
+  int require_secmem;           /* Fail without locked secure memory.  */
 };
 
 extern struct options opt;
@@ -85,6 +87,8 @@ enum cmd
     CMD_VERSION,
     CMD_HELP,
     CMD_DUMP_OPTIONS,
+    CMD_DUMP_OPTION_TABLE,
+    CMD_WARRANTY,
     CMD_LIST_PACKETS,
     CMD_PRINT_MD,
     CMD_PRINT_MDS,
@@ -141,5 +145,8 @@ void show_help (void);
 
 /* --dump-options: every long option, one per line.  */
 void dump_options (void);
+
+/* --dump-option-table: the table as gpg prints its own.  */
+void dump_option_table (void);
 
 #endif /*SFENC_OPTIONS_H*/

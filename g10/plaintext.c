@@ -56,7 +56,7 @@ raw_source (void *ctx, unsigned char *buf, size_t size, size_t *nread)
 
 gpg_error_t
 plaintext_open (plaintext_t *pt, source_fn_t source, void *source_ctx,
-                int textmode)
+                enum text_mode mode)
 {
   gpg_error_t err = 0;
   size_t n = 1;
@@ -71,8 +71,8 @@ plaintext_open (plaintext_t *pt, source_fn_t source, void *source_ctx,
                     sizeof pt->head - pt->head_len, &n);
       pt->head_len += n;
     }
-  if (!err && textmode)
-    err = text_source_new (&pt->text, raw_source, pt);
+  if (!err && mode != TEXT_NONE)
+    err = text_source_new (&pt->text, raw_source, pt, mode == TEXT_RFC2440);
   return err;
 }
 

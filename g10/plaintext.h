@@ -23,10 +23,9 @@ typedef struct plaintext
 } plaintext_t;
 
 /* Read the first bytes of the input from SOURCE (fewer only at its
- * end) and, when TEXTMODE, read it as text from then on
- * (textmode.h).  */
+ * end) and read it from then on as MODE says (textmode.h).  */
 gpg_error_t plaintext_open (plaintext_t *pt, source_fn_t source,
-                            void *source_ctx, int textmode);
+                            void *source_ctx, enum text_mode mode);
 
 /* The name of the compressed format ("gzip", "PNG", ...) the input
  * starts with, or NULL.  Looks at the bytes as they are in the input,

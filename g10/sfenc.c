@@ -113,7 +113,9 @@ start_libraries (const struct command_line *cl)
   gpg_error_t err;
   size_t i;
 
-  err = init_libgcrypt ();
+  err = init_libgcrypt (opt.require_secmem);
+  if (err)
+    status_failure ("option-checking", err);
   if (!err)
     sf_table_init ();
   for (i = 0; !err && i < cl->n_extensions; i++)
@@ -193,6 +195,21 @@ failure_names (enum cmd cmd, const char **r_where, const char **r_what)
 }
 
 
+/* Run CL's command if it needs nothing started: whether it did.  */
+static int
+run_early_command (const struct command_line *cl)
+{
+  switch (cl->cmd)
+    {
+    case CMD_HELP: show_help (); return 1;
+    case CMD_DUMP_OPTIONS: dump_options (); return 1;
+    case CMD_DUMP_OPTION_TABLE: dump_option_table (); return 1;
+    case CMD_WARRANTY: show_warranty (); return 1;
+    default: return 0;
+    }
+}
+
+
 int
 main (int argc, char **argv)
 {
@@ -207,16 +224,8 @@ main (int argc, char **argv)
     err = options_open_files ();
   if (err)
     status_failure ("option-parser", gpg_error (GPG_ERR_GENERAL));
-  if (!err && cl.cmd == CMD_HELP)
-    {
-      show_help ();
-      return 0;
-    }
-  if (!err && cl.cmd == CMD_DUMP_OPTIONS)
-    {
-      dump_options ();
-      return 0;
-    }
+  if (!err && run_early_command (&cl))
+    return 0;
   if (!err)
     err = start_libraries (&cl);
   if (err)

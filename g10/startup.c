@@ -45,8 +45,10 @@ harden_process (void)
 
 
 gpg_error_t
-init_libgcrypt (void)
+init_libgcrypt (int require_secmem)
 {
+  gpg_error_t err = 0;
+
   if (!gcry_check_version (NEED_LIBGCRYPT_VERSION))
     return fail (gpg_error (GPG_ERR_NOT_SUPPORTED), "libgcrypt",
                  "version %s is too old (need %s)",
@@ -58,7 +60,10 @@ init_libgcrypt (void)
   /* The random pool holds the bytes of the session keys it made until
    * its next request (skesk.c): in secure memory, as gpg keeps it.  */
   gcry_control (GCRYCTL_USE_SECURE_RNDPOOL);
-  gcry_control (GCRYCTL_INIT_SECMEM, SECMEM_SIZE, 0);
+  /* libgcrypt answers an error when it could not lock the pool.  */
+  if (gcry_control (GCRYCTL_INIT_SECMEM, SECMEM_SIZE, 0) && require_secmem)
+    err = fail (gpg_error (GPG_ERR_GENERAL), "--require-secmem",
+                "will not run with insecure memory");
   gcry_control (GCRYCTL_INITIALIZATION_FINISHED, 0);
-  return 0;
+  return err;
 }

@@ -12,6 +12,9 @@ int harden_process (void);
 
 /* Initialise libgcrypt as gpg does: version check, secure memory,
  * done.  */
-gpg_error_t init_libgcrypt (void);
+/* Start libgcrypt, its secure memory locked where the process may
+ * lock memory; with REQUIRE_SECMEM (gpg's --require-secmem), fail
+ * where it may not.  */
+gpg_error_t init_libgcrypt (int require_secmem);
 
 #endif /*SFENC_STARTUP_H*/

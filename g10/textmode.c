@@ -3,13 +3,17 @@
  * RFC 4880 5.9: text data ('t') is stored with CR LF line endings.
  * gpg 2.2 makes it line by line: it strips every carriage return and
  * line feed from the end of a line and puts CR LF back when the line
- * had a line feed; trailing blanks stay (RFC 2440's stripping of them
- * is off by default).  So "a\r\r\n" becomes "a\r\n", a last line
- * "x\r" without a line feed becomes "x", and a carriage return inside
- * a line stays.  The same is done here on the stream, with a count of
- * the carriage returns not yet known to end a line instead of a line
- * buffer, so that lines of any length are taken (gpg refuses lines
- * longer than 19995 bytes).  Checked against gpg --store -t in
+ * had a line feed; trailing blanks stay.  So "a\r\r\n" becomes
+ * "a\r\n", a last line "x\r" without a line feed becomes "x", and a
+ * carriage return inside a line stays.  With --rfc2440-text (which
+ * --rfc2440 sets) gpg strips spaces and tabs from the end of a line
+ * too, as RFC 2440 asked, the last line included: "b \t\r\n" becomes
+ * "b\r\n".  The same is done here on the stream.  The characters that
+ * may end a line are held, not a line, so that lines of any length
+ * are taken (gpg refuses lines longer than 19995 bytes): runs of one
+ * character each, so that the carriage returns of one line cost one
+ * run however many.  Only blanks that alternate more than RUNS_MAX
+ * times before a line ends are refused.  Checked against gpg in
  * tests/sfenc-gpgopts.bats.
  */
 #include <config.h>
@@ -22,11 +26,24 @@
 #include "iobuf.h"
 #include "textmode.h"
 
+/* The most runs of held characters (see above).  */
+#define RUNS_MAX 256
+
+/* COUNT characters C read but not yet written.  */
+struct held_run
+{
+  unsigned char c;
+  uint64_t count;
+};
+
 struct text_source
 {
   source_fn_t source;
   void *source_ctx;
-  uint64_t held_cr;     /* Carriage returns read but not yet written.  */
+  int strip_blanks;     /* --rfc2440-text.  */
+  struct held_run held[RUNS_MAX];
+  size_t nheld;         /* Runs held.  */
+  size_t next_held;     /* The first run not yet written.  */
   int owe_lf;           /* The LF of a CR LF the last call had no room for.  */
   int eof;
   size_t pos, len;
@@ -35,7 +52,8 @@ struct text_source
 
 
 gpg_error_t
-text_source_new (text_source_t **r_ts, source_fn_t source, void *source_ctx)
+text_source_new (text_source_t **r_ts, source_fn_t source, void *source_ctx,
+                 int strip_blanks)
 {
   text_source_t *ts;
 
@@ -45,6 +63,7 @@ text_source_new (text_source_t **r_ts, source_fn_t source, void *source_ctx)
     return fail (gpg_error_from_syserror (), "out of core", NULL);
   ts->source = source;
   ts->source_ctx = source_ctx;
+  ts->strip_blanks = strip_blanks;
   *r_ts = ts;
   return 0;
 }
@@ -61,6 +80,48 @@ refill (text_source_t *ts)
   if (!err && !ts->len)
     ts->eof = 1;
   return err;
+}
+
+
+/* Whether C is dropped when only such characters follow it on its
+ * line.  */
+static int
+may_end_line (const text_source_t *ts, unsigned char c)
+{
+  return c == '\r' || (ts->strip_blanks && (c == ' ' || c == '\t'));
+}
+
+
+/* Hold C until it is known whether the line ends after it.  */
+static gpg_error_t
+hold (text_source_t *ts, unsigned char c)
+{
+  if (ts->nheld && ts->held[ts->nheld - 1].c == c)
+    {
+      ts->held[ts->nheld - 1].count++;
+      return 0;
+    }
+  if (ts->nheld == RUNS_MAX)
+    return fail (gpg_error (GPG_ERR_TOO_LARGE), "--rfc2440-text",
+                 "more than %d runs of blanks in one place of a line",
+                 RUNS_MAX);
+  ts->held[ts->nheld].c = c;
+  ts->held[ts->nheld].count = 1;
+  ts->nheld++;
+  return 0;
+}
+
+
+/* The next held character, now known to be inside its line.  */
+static unsigned char
+release_one (text_source_t *ts)
+{
+  struct held_run *run = &ts->held[ts->next_held];
+  unsigned char c = run->c;
+
+  if (!--run->count && ++ts->next_held == ts->nheld)
+    ts->nheld = ts->next_held = 0;
+  return c;
 }
 
 
@@ -83,7 +144,7 @@ text_source_read (void *ctx, unsigned char *buf, size_t size, size_t *nread)
       if (ts->pos == ts->len)
         {
           /* Hand out what is ready before waiting for more input.
-           * At the end, the held carriage returns end no line and
+           * At the end, the held characters end the last line and
            * are dropped.  */
           if (ts->eof || out)
             break;
@@ -93,19 +154,23 @@ text_source_read (void *ctx, unsigned char *buf, size_t size, size_t *nread)
           continue;
         }
       c = ts->inbuf[ts->pos];
-      if (c == '\r')
-        ts->held_cr++;
-      else if (c == '\n')
+      if (c == '\n')
         {
-          ts->held_cr = 0;
+          ts->nheld = ts->next_held = 0;
           buf[out++] = '\r';
           ts->owe_lf = 1;
         }
-      else if (ts->held_cr)
+      else if (may_end_line (ts, c))
         {
-          /* Carriage returns inside a line stay; C is read again.  */
-          buf[out++] = '\r';
-          ts->held_cr--;
+          err = hold (ts, c);
+          if (err)
+            return err;
+        }
+      else if (ts->nheld)
+        {
+          /* The held characters are inside the line after all and
+           * stay; C is read again.  */
+          buf[out++] = release_one (ts);
           continue;
         }
       else

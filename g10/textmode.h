@@ -9,11 +9,21 @@
 
 typedef struct text_source text_source_t;
 
+/* How sfenc -c reads its input.  */
+enum text_mode
+  {
+    TEXT_NONE,                  /* As binary data.  */
+    TEXT_CANONICAL,             /* -t.  */
+    TEXT_RFC2440                /* -t --rfc2440-text.  */
+  };
+
 /* Read SOURCE as text: every line ending in a line feed, with the
  * carriage returns just before it, becomes CR LF; carriage returns at
- * the very end are dropped; everything else passes unchanged.  */
+ * the very end are dropped; everything else passes unchanged.  With
+ * STRIP_BLANKS, spaces and tabs are dropped with the carriage returns
+ * at the end of each line.  */
 gpg_error_t text_source_new (text_source_t **r_ts, source_fn_t source,
-                             void *source_ctx);
+                             void *source_ctx, int strip_blanks);
 
 /* A source over the text_source_t CTX.  */
 gpg_error_t text_source_read (void *ctx, unsigned char *buf, size_t size,

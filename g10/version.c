@@ -163,6 +163,14 @@ show_version (void)
 }
 
 
+void
+show_warranty (void)
+{
+  printf ("%s %s comes with NO WARRANTY, to the extent permitted by law.\n",
+          PACKAGE_NAME, PACKAGE_VERSION);
+}
+
+
 /* The items of gpg's --list-config, in gpg's order.  */
 static const struct
 {

@@ -16,6 +16,9 @@
  * its libraries and the algorithm lists.  */
 void show_version (void);
 
+/* --warranty: where gpg prints its licence's warranty terms.  */
+void show_warranty (void);
+
 /* --list-config: the "cfg:" lines of gpg --with-colons --list-config
  * for the N_ITEMS names ITEMS, or for all when N_ITEMS is 0.  */
 gpg_error_t list_config (const char *const *items, size_t n_items);

@@ -112,6 +112,56 @@ canonical_text () {
   "${GPG[@]}" -d "$T/msg" | cmp - "$T/plain"
 }
 
+# The same with --rfc2440-text: spaces and tabs go with the carriage
+# returns at the end of every line, the last one included.
+rfc2440_text () {
+  perl -0777 -pe 's/[ \t\r]*\n/\r\n/g; s/[ \t\r]+\z//'
+}
+
+@test "sfenc-gpgopts: --rfc2440-text strips blanks at line ends as gpg does, and only it" {
+  local case opts
+  need_gpg
+  printf 'a  \t\nb \r\nc\t \n  d' > "$T/r1"
+  printf 'x\r\r\n  d \t' > "$T/r2"
+  printf 'a \r b  \r\n\t\n \n\t x \t y\t\r \r\n' > "$T/r3"
+  for case in r1 r2 r3; do
+    # gpg's order: --rfc2440-text, undone by --no-rfc2440-text, by a
+    # later --openpgp, but not by --pgp8.
+    for opts in "--rfc2440-text" "--rfc2440-text --pgp8" "" \
+                "--rfc2440-text --no-rfc2440-text" "--rfc2440-text --openpgp"; do
+      "${GPG[@]}" -c -t -z 0 $opts -o "$T/gpg.msg" "$T/$case"
+      "${SF[@]}" -c -t -z 0 $opts -o "$T/msg" "$T/$case"
+      unwrapped_literal_data "$T/gpg.msg" > "$T/gpg.lit"
+      unwrapped_literal_data "$T/msg" > "$T/lit"
+      cmp "$T/gpg.lit" "$T/lit" || { echo "$case $opts: not gpg's text"; od -c "$T/lit"; return 1; }
+    done
+    "${SF[@]}" -c -t -z 0 --rfc2440-text -o "$T/msg" "$T/$case"
+    unwrapped_literal_data "$T/msg" | cmp - <(rfc2440_text < "$T/$case")
+  done
+  # Blanks across the pipeline's buffers, longer than gpg's lines, and
+  # blanks that turn out to be inside a line.
+  { head -c 70000 /dev/zero | tr '\0' ' '; printf 'x\n'
+    head -c 70000 /dev/zero | tr '\0' '\t'; printf '\r\n'
+    head -c 66000 /dev/zero | tr '\0' ' '; } > "$T/blanks"
+  cat "$T/blanks" | "${SF[@]}" -c -t -z 0 --rfc2440-text > "$T/msg"
+  unwrapped_literal_data "$T/msg" | cmp - <(rfc2440_text < "$T/blanks")
+  # More than 256 runs of blanks in one place are refused.
+  for case in 128 129; do
+    { printf 'a'; perl -e "print \" \t\" x $case"; printf 'b\n'; } > "$T/alt"
+    rm -f "$T/msg"
+    run "${SF[@]}" -c -t -z 0 --rfc2440-text -o "$T/msg" "$T/alt"
+    if [ "$case" = 128 ]; then
+      [ "$status" -eq 0 ]
+      unwrapped_literal_data "$T/msg" | cmp - <(rfc2440_text < "$T/alt")
+    else
+      [ "$status" -eq 2 ]
+      [ "${#lines[@]}" -eq 1 ]
+      [[ "$output" == *"--rfc2440-text: more than 256 runs of blanks"* ]]
+      [ ! -e "$T/msg" ]
+    fi
+  done
+}
+
 @test "sfenc-gpgopts: -t across the buffers of the pipeline, from a file and a pipe" {
   local at shift
   need_gpg
