@@ -5,7 +5,10 @@
 # (epg-gpg-program), Perl's GnuPG::Interface (call) and gpgtar (--gpg);
 # and (issue 41) Vim's gnupg plugin (g:GPGExecutable), driven in a
 # tmux pseudo-terminal with the passphrase typed at the prompt, and
-# tomb (a program named gpg first on its PATH).  Each works both ways
+# tomb (a program named gpg first on its PATH), git-annex's encrypted
+# special remotes (gpg.program) and s3cmd's encrypted transfers
+# (gpg_command, through its own functions: tests/clients/s3cmd-gpg.py,
+# no S3 endpoint needed).  Each works both ways
 # with gpg, and each fails on a wrong passphrase with its own error,
 # in bounded time: every step runs under timeout, every wait for a
 # screen is bounded.
@@ -474,4 +477,108 @@ tomb_secret () {
     --tomb-pwd second
   [ "$status" -eq 0 ]
   tomb_secret "$T/g.key" second | cmp - "$T/secret"
+}
+
+# s3cmd's encryption of an upload, and decryption of a download in
+# place, through its own functions and command lines
+# (tests/clients/s3cmd-gpg.py), with gpg program $1.
+s3cmd_gpg () {
+  TMP=$T timeout 60 "$PY" "$CLIENTS/s3cmd-gpg.py" /usr/bin/s3cmd "$@"
+}
+
+need_s3cmd () {
+  need s3cmd test -x /usr/bin/s3cmd
+}
+
+@test "clients: s3cmd encrypts an upload through sfenc that gpg decrypts, and back" {
+  need_s3cmd
+  local enc
+  enc=$(s3cmd_gpg "$SFENC" encrypt "$T/in" "$PASS")
+  gpg_decrypt "$enc" | cmp - "$T/in"
+  s3cmd_gpg "$SFENC" decrypt "$enc" "$PASS"
+  cmp "$enc" "$T/in"
+  enc=$(s3cmd_gpg "$GPG" encrypt "$T/in" "$PASS")
+  s3cmd_gpg "$SFENC" decrypt "$enc" "$PASS"
+  cmp "$enc" "$T/in"
+}
+
+@test "clients: s3cmd's download with a wrong passphrase fails through sfenc as through gpg, the file kept" {
+  need_s3cmd
+  local enc prog
+  enc=$(s3cmd_gpg "$GPG" encrypt "$T/in" "$PASS")
+  cp "$enc" "$T/enc.orig"
+  for prog in "$GPG" "$SFENC"; do
+    run s3cmd_gpg "$prog" decrypt "$enc" wrong
+    echo "$prog: $output"
+    [ "$status" -eq 2 ]
+    cmp "$enc" "$T/enc.orig"
+  done
+}
+
+need_git_annex () {
+  need git-annex git annex version
+}
+
+# git-annex in repository $T/repo, with gpg program $1.
+annex () {
+  local gpg=$1
+  shift
+  timeout 120 git -C "$T/repo" -c gpg.program="$gpg" annex "$@"
+}
+
+# A repository with the encrypted special remote "enc", a directory,
+# made through gpg program $1.  With encryption=shared git-annex makes
+# a cipher with --gen-random and keeps it in git; each object is then
+# gpg -c encrypted with it as the passphrase, on --passphrase-fd.
+annex_with_remote () {
+  git init -q "$T/repo"
+  git -C "$T/repo" config user.email test@example.org
+  git -C "$T/repo" config user.name test
+  annex "$1" init -q test
+  mkdir "$T/store"
+  annex "$1" initremote enc type=directory directory="$T/store" \
+    encryption=shared > /dev/null
+}
+
+# Add $T/in to the repository as $2, and copy it to the remote, through
+# gpg program $1.
+annex_store () {
+  cp "$T/in" "$T/repo/$2"
+  annex "$1" add -q "$2"
+  git -C "$T/repo" commit -q -m "$2"
+  annex "$1" copy -q --to enc "$2"
+  annex "$1" drop -q --force "$2"
+  [ ! -e "$T/repo/$2" ]
+}
+
+@test "clients: git-annex's encrypted remote through sfenc: gpg gets what sfenc stored, and back" {
+  need_git_annex
+  annex_with_remote "$SFENC"
+  annex_store "$SFENC" by-sfenc
+  annex "$GPG" get -q --from enc by-sfenc
+  cmp "$T/repo/by-sfenc" "$T/in"
+  annex "$GPG" fsck -q --from enc by-sfenc
+  annex_store "$GPG" by-gpg
+  annex "$SFENC" get -q --from enc by-gpg
+  cmp "$T/repo/by-gpg" "$T/in"
+  annex "$SFENC" fsck -q --from enc by-gpg
+}
+
+@test "clients: git-annex refuses a modified object through sfenc as through gpg" {
+  need_git_annex
+  annex_with_remote "$GPG"
+  annex_store "$GPG" f
+  local object prog
+  object=$(find "$T/store" -type f | head -n 1)
+  chmod u+w "$object" "$(dirname "$object")"
+  printf '\001' | dd of="$object" bs=1 seek=1000 conv=notrunc status=none
+  for prog in "$GPG" "$SFENC"; do
+    run annex "$prog" get -q --from enc f
+    echo "$prog: $output"
+    [ "$status" -eq 1 ]
+    [ ! -e "$T/repo/f" ]
+    # The failure is the integrity check's, not a refused option.
+    [[ $output == *"exited 2)"*"get: 1 failed"* ]]
+    [[ $output != *"unknown option"* ]]
+  done
 }
