@@ -6,9 +6,11 @@
 # and (issue 41) Vim's gnupg plugin (g:GPGExecutable), driven in a
 # tmux pseudo-terminal with the passphrase typed at the prompt, and
 # tomb (a program named gpg first on its PATH), git-annex's encrypted
-# special remotes (gpg.program) and s3cmd's encrypted transfers
+# special remotes (gpg.program), s3cmd's encrypted transfers
 # (gpg_command, through its own functions: tests/clients/s3cmd-gpg.py,
-# no S3 endpoint needed).  Each works both ways
+# no S3 endpoint needed) and cryptsetup's keyscript decrypt_gnupg
+# (its /usr/bin/gpg bound to sfenc in a private mount namespace).  Each
+# works both ways
 # with gpg, and each fails on a wrong passphrase with its own error,
 # in bounded time: every step runs under timeout, every wait for a
 # screen is bounded.
@@ -580,5 +582,63 @@ annex_store () {
     # The failure is the integrity check's, not a refused option.
     [[ $output == *"exited 2)"*"get: 1 failed"* ]]
     [[ $output != *"unknown option"* ]]
+  done
+}
+
+need_decrypt_gnupg () {
+  need "cryptsetup's keyscript decrypt_gnupg" test -x /lib/cryptsetup/scripts/decrypt_gnupg
+  need "a private mount namespace (unshare -m, as root)" unshare -m true
+}
+
+# Run cryptsetup's keyscript decrypt_gnupg, which boot runs to unlock a
+# LUKS device with a gpg -c key file, on key file $2: in a private
+# mount namespace where /usr/bin/gpg, which the script names, is $1,
+# and cryptsetup's askpass, its prompt, answers $3.
+decrypt_gnupg_with () {
+  printf '#!/bin/sh\nprintf "%%s" "$ASKPASS_ANSWER"\n' > "$T/askpass"
+  chmod +x "$T/askpass"
+  ASKPASS_ANSWER=$3 timeout 60 unshare -m sh -c '
+    mount --bind "$1" /usr/bin/gpg &&
+    mount --bind "$2" /lib/cryptsetup/askpass &&
+    exec /lib/cryptsetup/scripts/decrypt_gnupg "$3"' sh "$1" "$T/askpass" "$2"
+}
+
+# The key file of cryptsetup's README.gnupg, made by gpg program $1
+# from stdin, the passphrase given on the command line instead of at a
+# pinentry.
+make_luks_key () {
+  "$1" --no-options --no-random-seed-file --no-default-keyring \
+    --keyring /dev/null --secret-keyring /dev/null --trustdb-name /dev/null \
+    --batch --pinentry-mode loopback --passphrase "$PASS" \
+    --symmetric --output "$2"
+}
+
+@test "clients: cryptsetup's decrypt_gnupg unlocks sfenc's key file with gpg, and gpg's with sfenc" {
+  need_decrypt_gnupg
+  head -c 256 /dev/urandom > "$T/key"
+  make_luks_key "$SFENC" "$T/s.gpg" < "$T/key"
+  make_luks_key "$GPG" "$T/g.gpg" < "$T/key"
+  # In the namespace, the script's /usr/bin/gpg is sfenc.
+  unshare -m sh -c 'mount --bind "$1" /usr/bin/gpg && /usr/bin/gpg --version' \
+    sh "$SFENC" | grep -q '^sfenc '
+  local prog file
+  for prog in "$GPG" "$SFENC"; do
+    for file in s.gpg g.gpg; do
+      decrypt_gnupg_with "$prog" "$T/$file" "$PASS" > "$T/out" 2> "$T/err"
+      cmp "$T/out" "$T/key" || { echo "$prog $file"; cat "$T/err"; return 1; }
+    done
+  done
+}
+
+@test "clients: cryptsetup's decrypt_gnupg with a wrong passphrase fails through sfenc as through gpg" {
+  need_decrypt_gnupg
+  head -c 256 /dev/urandom | make_luks_key "$GPG" "$T/g.gpg"
+  local prog
+  for prog in "$GPG" "$SFENC"; do
+    run decrypt_gnupg_with "$prog" "$T/g.gpg" wrong
+    echo "$prog: $output"
+    [ "$status" -eq 1 ]
+    [[ $output == "Performing GPG symmetric decryption ..."* ]]
+    [ "$(decrypt_gnupg_with "$prog" "$T/g.gpg" wrong 2> /dev/null | wc -c)" -eq 0 ]
   done
 }
