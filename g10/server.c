@@ -154,7 +154,7 @@ send_line (server_t *s, const char *fmt, ...)
 }
 
 
-/* Send S as data lines, '%', CR and LF escaped.  */
+/* Send DATA as data lines, '%', CR and LF escaped.  */
 static void
 send_data (server_t *s, const char *data)
 {
