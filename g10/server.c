@@ -527,6 +527,12 @@ parse_fd (char *args, int *r_fd)
   if (args[3] < '0' || args[3] > '9')
     return syntax_error ("number required");
   fd = strtoul (args + 3, NULL, 10);
+  /* The protocol's own descriptors, refused as libassuan refuses
+   * them: DECRYPT would close them.  */
+  error_text = fd == STDIN_FILENO ? "fd same as inbound fd"
+               : fd == STDOUT_FILENO ? "fd same as outbound fd" : NULL;
+  if (error_text)
+    return gnupg_error (GPG_ERR_ASS_PARAMETER);
   /* Too large to be open: refused when used, as by gpg.  */
   *r_fd = fd > INT_MAX ? INT_MAX : (int)fd;
   return 0;

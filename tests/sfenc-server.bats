@@ -216,3 +216,15 @@ both_logged () {
   cmp "$T/plain" "$T/one"
   cmp "$T/text" "$T/two"
 }
+
+@test "server: INPUT and OUTPUT refuse the protocol's own descriptors with libassuan's ERR" {
+  # libassuan refuses its channel's descriptors; gpg's are duplicates
+  # at numbers of their own, sfenc's are 0 and 1, which DECRYPT would
+  # close.
+  printf 'INPUT FD=0\nOUTPUT FD=1\nDECRYPT\nNOP\nBYE\n' \
+    | timeout 60 "$SFENC" --batch --passphrase pw --server > "$T/out"
+  [ "$(sed -n 2p "$T/out")" = "ERR 33554712 IPC parameter error <GnuPG> - fd same as inbound fd" ]
+  [ "$(sed -n 3p "$T/out")" = "ERR 33554712 IPC parameter error <GnuPG> - fd same as outbound fd" ]
+  [ "$(sed -n 4p "$T/out")" = "ERR 33554710 No input source for IPC <GnuPG>" ]
+  [ "$(sed -n 6p "$T/out")" = "OK closing connection" ]
+}
