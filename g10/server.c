@@ -49,10 +49,8 @@ typedef struct server
   int input_fd, output_fd, message_fd;  /* -1 when not set.  */
   int failed;                   /* A command failed as gpg logs it.  */
   int done;                     /* BYE, or the client went away.  */
+  const char *error_text;       /* libassuan's " - TEXT" after an ERR.  */
 } server_t;
-
-/* What a command answers besides its error: libassuan's " - TEXT".  */
-static const char *error_text;
 
 static gpg_error_t cmd_nop (server_t *s, char *args);
 static gpg_error_t cmd_not_implemented (server_t *s, char *args);
@@ -131,9 +129,9 @@ gnupg_error (gpg_err_code_t code)
 
 /* A syntax error, with libassuan's TEXT.  */
 static gpg_error_t
-syntax_error (const char *text)
+syntax_error (server_t *s, const char *text)
 {
-  error_text = text;
+  s->error_text = text;
   return gnupg_error (GPG_ERR_ASS_SYNTAX);
 }
 
@@ -186,8 +184,8 @@ static void
 send_error (server_t *s, gpg_error_t err)
 {
   send_line (s, "ERR %d %s <%s>%s%s", (int)err, gpg_strerror (err),
-             gpg_strsource (err), error_text ? " - " : "",
-             error_text ? error_text : "");
+             gpg_strsource (err), s->error_text ? " - " : "",
+             s->error_text ? s->error_text : "");
 }
 
 
@@ -286,14 +284,14 @@ skip_blanks (char *p)
  * libassuan does: "KEY", "KEY=VALUE" or "KEY VALUE", blanks around
  * '=' allowed, and "--KEY" the same as "KEY".  */
 static gpg_error_t
-parse_option (char *args, char **r_key)
+parse_option (server_t *s, char *args, char **r_key)
 {
   char *key = skip_blanks (args), *p;
 
   if (!*key)
-    return syntax_error ("argument required");
+    return syntax_error (s, "argument required");
   if (*key == '=')
-    return syntax_error ("no option name given");
+    return syntax_error (s, "no option name given");
   for (p = key; *p && !is_blank (*p) && *p != '='; p++)
     ;
   if (*p)
@@ -303,14 +301,17 @@ parse_option (char *args, char **r_key)
       *p++ = 0;
       p = skip_blanks (p);
       if (!had_equal && *p == '=')
-        p = skip_blanks (p + 1), had_equal = 1;
+        {
+          p = skip_blanks (p + 1);
+          had_equal = 1;
+        }
       if (had_equal && !*p)
-        return syntax_error ("option argument expected");
+        return syntax_error (s, "option argument expected");
     }
   if (key[0] == '-' && key[1] == '-' && key[2])
     key += 2;
   if (*key == '-')
-    return syntax_error ("option should not begin with one dash");
+    return syntax_error (s, "option should not begin with one dash");
   *r_key = key;
   return 0;
 }
@@ -323,8 +324,7 @@ cmd_option (server_t *s, char *args)
   char *key;
   size_t i;
 
-  (void)s;
-  err = parse_option (args, &key);
+  err = parse_option (s, args, &key);
   if (err)
     return err;
   for (i = 0; i < sizeof known_options / sizeof *known_options; i++)
@@ -510,28 +510,28 @@ cmd_verify (server_t *s, char *args)
  * anything after N ignored, as libassuan reads it.  A bare "FD" would
  * pass a descriptor over a socket, which a pipe cannot do.  */
 static gpg_error_t
-parse_fd (char *args, int *r_fd)
+parse_fd (server_t *s, char *args, int *r_fd)
 {
   unsigned long fd;
 
   args = skip_blanks (args);
   if (strncasecmp (args, "FD", 2) || (args[2] && args[2] != '='
                                       && !is_blank (args[2])))
-    return syntax_error ("FD[=<n>] expected");
+    return syntax_error (s, "FD[=<n>] expected");
   if (args[2] != '=')
     {
-      error_text = "server does not support sending and receiving of"
+      s->error_text = "server does not support sending and receiving of"
                    " file descriptors";
       return gnupg_error (GPG_ERR_NOT_IMPLEMENTED);
     }
   if (args[3] < '0' || args[3] > '9')
-    return syntax_error ("number required");
+    return syntax_error (s, "number required");
   fd = strtoul (args + 3, NULL, 10);
   /* The protocol's own descriptors, refused as libassuan refuses
    * them: DECRYPT would close them.  */
-  error_text = fd == STDIN_FILENO ? "fd same as inbound fd"
-               : fd == STDOUT_FILENO ? "fd same as outbound fd" : NULL;
-  if (error_text)
+  s->error_text = fd == STDIN_FILENO ? "fd same as inbound fd"
+                  : fd == STDOUT_FILENO ? "fd same as outbound fd" : NULL;
+  if (s->error_text)
     return gnupg_error (GPG_ERR_ASS_PARAMETER);
   /* Too large to be open: refused when used, as by gpg.  */
   *r_fd = fd > INT_MAX ? INT_MAX : (int)fd;
@@ -542,21 +542,21 @@ parse_fd (char *args, int *r_fd)
 static gpg_error_t
 cmd_input (server_t *s, char *args)
 {
-  return parse_fd (args, &s->input_fd);
+  return parse_fd (s, args, &s->input_fd);
 }
 
 
 static gpg_error_t
 cmd_output (server_t *s, char *args)
 {
-  return parse_fd (args, &s->output_fd);
+  return parse_fd (s, args, &s->output_fd);
 }
 
 
 static gpg_error_t
 cmd_message (server_t *s, char *args)
 {
-  return parse_fd (args, &s->message_fd);
+  return parse_fd (s, args, &s->message_fd);
 }
 
 
@@ -575,7 +575,7 @@ cmd_getinfo (server_t *s, char *args)
     }
   else
     {
-      error_text = "unknown value for WHAT";
+      s->error_text = "unknown value for WHAT";
       return gnupg_error (GPG_ERR_ASS_PARAMETER);
     }
   return 0;
@@ -590,11 +590,11 @@ run_line (server_t *s, char *line)
   gpg_error_t err;
   char *args;
 
-  error_text = NULL;
+  s->error_text = NULL;
   if (!*line || *line == '#')
     return;
   if (is_blank (*line))
-    err = syntax_error ("leading white-space");
+    err = syntax_error (s, "leading white-space");
   else
     {
       /* "D " is data of an INQUIRE, which gpg's server never sends.  */
@@ -659,8 +659,8 @@ server_run (void)
   size_t used = 0;
 
   s.input_fd = s.output_fd = s.message_fd = -1;
-  /* As gpg's server asks for no passphrase on a terminal, and
-   * DECRYPT's descriptors are named as gpg names them.  */
+  /* gpg's server asks for no passphrase on a terminal; DECRYPT
+   * names the client's descriptors "-&N" for decrypt_file.  */
   opt.batch = 1;
   special_filenames_enable ();
   send_line (&s, "OK sfenc's OpenPGP server %s ready", PACKAGE_VERSION);
