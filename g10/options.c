@@ -171,7 +171,8 @@ enum opt_id
     O_REQUIRE_SECMEM,
     O_NO_REQUIRE_SECMEM,
     O_WARRANTY,
-    O_DUMP_OPTION_TABLE
+    O_DUMP_OPTION_TABLE,
+    O_SERVER                    /* --server (server.c).  */
   };
 
 /* One option: its id, short and long name, the name of its argument
@@ -213,6 +214,8 @@ static const struct option_def options[] =
       "list the packets of a message, decrypted if it can be" },
     { O_UNWRAP, 0, "unwrap", NULL,
       "decrypt, but write the packets inside the encryption" },
+    { O_SERVER, 0, "server", NULL,
+      "answer gpg's Assuan protocol on stdin and stdout" },
 
     /* gpg's small commands beside -c and -d (issue 41).  */
     { O_PRINT_MD, 0, "print-md", NULL,
@@ -1372,6 +1375,7 @@ apply_switch (struct command_line *cl, const struct option_def *o,
     case O_NO_OPTIONS: break;
     /* Issue 41, packets and session keys.  */
     case O_LIST_PACKETS: return set_command (cl, CMD_LIST_PACKETS, name);
+    case O_SERVER: return set_command (cl, CMD_SERVER, name);
     case O_UNWRAP: opt.unwrap = 1; break;
     case O_SHOW_SESSION_KEY: opt.show_session_key = 1; break;
     case O_ENARMOR: case O_DEARMOR: case O_NO_ARMOR: case O_NO_COMMENTS:

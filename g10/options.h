@@ -98,7 +98,8 @@ enum cmd
     CMD_GPGCONF_LIST,
     CMD_GPGCONF_TEST,
     CMD_ENARMOR,                /* --enarmor (dearmor.c).  */
-    CMD_DEARMOR                 /* --dearmor (dearmor.c).  */
+    CMD_DEARMOR,                /* --dearmor (dearmor.c).  */
+    CMD_SERVER                  /* --server (server.c).  */
   };
 
 /* What the command line asked for besides the options.  */

@@ -6,7 +6,7 @@
  * the cipher table and the modules, and runs the command: -c is
  * encrypt.c, -d (the default) decrypt.c, --version and --list-config
  * version.c, the commands that need keys key-command.c, --enarmor and
- * --dearmor dearmor.c.
+ * --dearmor dearmor.c, --server server.c.
  */
 #include <config.h>
 
@@ -26,6 +26,7 @@
 #include "options.h"
 #include "print-md.h"
 #include "progress.h"
+#include "server.h"
 #include "startup.h"
 #include "status.h"
 #include "version.h"
@@ -233,6 +234,9 @@ main (int argc, char **argv)
       fail_print (err, "sfenc");
       return EXIT_FAILED;
     }
+  /* The server answers each command itself.  */
+  if (cl.cmd == CMD_SERVER)
+    return server_run ();
 
   err = run_command (&cl);
   progress_finish ();

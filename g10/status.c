@@ -210,6 +210,13 @@ status_invalid_recipient (const char *name)
 
 
 void
+status_no_recipients (void)
+{
+  status_printf ("NO_RECP", "0");
+}
+
+
+void
 status_invalid_signer (const char *name)
 {
   if (name)

@@ -49,6 +49,9 @@ void status_canceled_by_user (void);
 void status_invalid_recipient (const char *name);
 void status_invalid_signer (const char *name);
 
+/* ENCRYPT of --server had no recipient: NO_RECP 0.  */
+void status_no_recipients (void);
+
 /* A passphrase is needed for CIPHER_ALGO (OpenPGP id) and S2K.  */
 void status_need_passphrase_sym (int cipher_algo, const s2k_t *s2k);
 
