@@ -69,6 +69,11 @@ struct options
   int ignore_crc_error;         /* An armor CRC error is a warning.  */
   unsigned long max_output;     /* --max-output: most plaintext, 0 any.  */
   int for_your_eyes_only;       /* The literal data is named _CONSOLE.  */
+  /* gpg's file commands (issue 41: --store, --decrypt-files).  */
+  int use_embedded_filename;    /* -d writes to the literal packet's name.  */
+  int multifile;                /* -d and -e take several files.  */
+  unsigned long set_filesize;   /* The literal length of stdin, 0 none.  */
+  int no_literal;               /* --store and -c write the bare data.  */
 };
 
 extern struct options opt;
@@ -94,7 +99,11 @@ enum cmd
     CMD_GPGCONF_LIST,
     CMD_GPGCONF_TEST,
     CMD_ENARMOR,                /* --enarmor (dearmor.c).  */
-    CMD_DEARMOR                 /* --dearmor (dearmor.c).  */
+    CMD_DEARMOR,                /* --dearmor (dearmor.c).  */
+    /* gpg's file commands (issue 41).  */
+    CMD_STORE,                  /* --store (store.c).  */
+    CMD_DECRYPT_FILES,          /* --decrypt-files (multifile.c).  */
+    CMD_ENCRYPT_FILES           /* --encrypt-files (multifile.c).  */
   };
 
 /* What the command line asked for besides the options.  */

@@ -210,6 +210,27 @@ status_invalid_recipient (const char *name)
 
 
 void
+status_no_recipients (void)
+{
+  status_printf ("NO_RECP", "0");
+}
+
+
+void
+status_file_start (int operation, const char *name)
+{
+  status_printf ("FILE_START", "%d %s", operation, name);
+}
+
+
+void
+status_file_done (void)
+{
+  status_printf ("FILE_DONE", NULL);
+}
+
+
+void
 status_invalid_signer (const char *name)
 {
   if (name)
