@@ -1757,7 +1757,8 @@ parse_command_line (int argc, char **argv, struct command_line *cl)
     opt.compress_algo = personal_compress;
   if (!err)
     err = compliance_apply ();
-  if (!err && cl->n_args > 1 && !takes_words (cl->cmd) && !opt.multifile)
+  if (!err && cl->n_args > 1 && !takes_words (cl->cmd)
+      && !(opt.multifile && cl->cmd == CMD_DECRYPT))
     err = usage_error (cl->args[1], "only one input file may be given");
   return err;
 }

@@ -226,6 +226,11 @@ file_lines () {
   [ "$status" -eq 2 ]
   [ "$output" = "sfenc: --multifile: --symmetric does not yet work with --multifile" ]
   diff "$T/gst" "$T/sst"
+  # Without -d or -e, --multifile takes one file, as in gpg.
+  gpg --batch --no-tty --multifile "$T/e" "$T/e" 2> /dev/null && return 1
+  run "${SF[@]}" --multifile "$T/e" "$T/e"
+  [ "$status" -eq 2 ]
+  [ "$output" = "sfenc: $T/e: only one input file may be given" ]
 }
 
 @test "files: --use-embedded-filename writes to the literal packet's name, as gpg" {
