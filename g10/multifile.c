@@ -21,6 +21,7 @@
 #include "log.h"
 #include "multifile.h"
 #include "passphrase.h"
+#include "progress.h"
 #include "status.h"
 
 /* gpg's operation numbers in FILE_START.  */
@@ -146,6 +147,8 @@ process_one (const struct command_line *cl, const char *name, int *r_failed)
   passphrase_keep ();
   if (encrypting ? encrypt_one (cl, name) : decrypt_one (name))
     ++*r_failed;
+  /* --progress: each file's own last line.  */
+  progress_finish ();
   status_file_done ();
 }
 
