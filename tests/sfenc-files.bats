@@ -185,6 +185,14 @@ file_lines () {
   [ "$(cat a)" = a ] && [ "$(cat x)" = a ] && [ "$(cat y)" = a ] && [ "$(cat c)" = c ]
   # gpg: a name without a suffix is no failure either.
   gpg --batch --no-tty "${PASS[@]}" --decrypt-files plain.txt 2> /dev/null
+  # --progress: each file is counted on its own (a.gpg and c.gpg are
+  # of one size).
+  run "${SF[@]}" "${PASS[@]}" --yes --progress --decrypt-files a.gpg c.gpg
+  [ "$status" -eq 0 ]
+  tr -d '\r' <<< "$output" | grep '^sfenc: read ' | sed 's/ in .*//' > "$T/reads"
+  [ "$(wc -l < "$T/reads")" -eq 2 ]
+  [ "$(sort -u "$T/reads" | wc -l)" -eq 1 ]
+  [ "$(head -n 1 "$T/reads")" = "sfenc: read $(stat -c %s a.gpg) B" ]
 }
 
 @test "files: --decrypt-files refuses -o and keeps existing files without --yes, as gpg" {
