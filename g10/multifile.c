@@ -47,7 +47,12 @@ multifile_resolve (struct command_line *cl)
   else if (cl->cmd == CMD_DECRYPT)
     cl->cmd = CMD_DECRYPT_FILES;
   else if (cl->cmd == CMD_KEYS && cl->key_need == NEEDS_PUBLIC_KEY)
-    cl->cmd = CMD_ENCRYPT_FILES;
+    {
+      if (cl->symmetric)
+        why = "--symmetric --encrypt does not yet work with --multifile";
+      else
+        cl->cmd = CMD_ENCRYPT_FILES;
+    }
   if (!why)
     return 0;
   status_failure ("option-postprocessing", gpg_error (GPG_ERR_GENERAL));

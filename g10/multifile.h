@@ -17,7 +17,8 @@
 #include "options.h"
 
 /* Make CL's command the one --multifile turns it into, or refuse what
- * gpg 2.2 refuses: -c with --multifile (FAILURE option-postprocessing).  */
+ * gpg 2.2 refuses: -c, alone or with -e, with --multifile (FAILURE
+ * option-postprocessing).  */
 gpg_error_t multifile_resolve (struct command_line *cl);
 
 /* Run --decrypt-files or --encrypt-files of CL.  Each file's failure

@@ -1258,7 +1258,9 @@ apply_switch (struct command_line *cl, const struct option_def *o,
 {
   switch (o->id)
     {
-    case O_SYMMETRIC: return set_command (cl, CMD_SYMMETRIC, name);
+    case O_SYMMETRIC:
+      cl->symmetric = 1;
+      return set_command (cl, CMD_SYMMETRIC, name);
     case O_DECRYPT: return set_command (cl, CMD_DECRYPT, name);
     case O_LIST_CIPHERS: return set_command (cl, CMD_LIST_CIPHERS, name);
     case O_LIST_CONFIG: return set_command (cl, CMD_LIST_CONFIG, name);

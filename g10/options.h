@@ -120,6 +120,7 @@ struct command_line
   const char *signer;           /* -u, --default-key.  */
   const char *args[MAX_LIST_OPTION];   /* The words that are no options.  */
   size_t n_args;
+  int symmetric;                /* -c, also where -e wins (multifile.c).  */
 };
 
 /* Set OPT to the defaults of a run.  */

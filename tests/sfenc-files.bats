@@ -234,6 +234,12 @@ file_lines () {
   [ "$status" -eq 2 ]
   [ "$output" = "sfenc: --multifile: --symmetric does not yet work with --multifile" ]
   diff "$T/gst" "$T/sst"
+  gpg --batch --no-tty --status-fd 3 --encrypt-files -c "$T/e" 3> "$T/gst" 2> /dev/null \
+    && return 1
+  run "${SF[@]}" --status-fd 3 --encrypt-files -c "$T/e" 3> "$T/sst"
+  [ "$status" -eq 2 ]
+  [ "$output" = "sfenc: --multifile: --symmetric --encrypt does not yet work with --multifile" ]
+  diff "$T/gst" "$T/sst"
   # Without -d or -e, --multifile takes one file, as in gpg.
   gpg --batch --no-tty --multifile "$T/e" "$T/e" 2> /dev/null && return 1
   run "${SF[@]}" --multifile "$T/e" "$T/e"
