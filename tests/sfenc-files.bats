@@ -107,6 +107,14 @@ make_inputs () {
     [ "$(wc -l < "$T/sst")" -eq 2 ]
     rm "$T/s" "$T/g"
   done
+  # --max-output bounds it as it bounds decrypted data, and gpg's.
+  "${GPG[@]}" --store -o "$T/g" "$T/text"
+  "${GPG[@]}" --max-output 100 -d "$T/g" > "$T/gout" 2> /dev/null && return 1
+  run "${SF[@]}" --max-output 100 -d -o "$T/out" "$T/g"
+  [ "$status" -eq 2 ]
+  [ "$output" = "sfenc: $T/out: exceeded --max-output limit (100 bytes)" ]
+  [ ! -e "$T/out" ] && [ ! -s "$T/gout" ]
+  rm "$T/g"
   # A stored message cut short fails, exit status 2.
   "${GPG[@]}" --store -o "$T/g" "$T/text"
   head -c 2000 "$T/g" > "$T/cut"
