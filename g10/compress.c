@@ -26,6 +26,7 @@
 #include "bzip2-parallel.h"
 #include "bunzip2-parallel.h"
 #include "deflate-engine.h"
+#include "deflate-serial.h"
 #include "inflate-engine.h"
 #include "inflate-parallel.h"
 #include "options.h"
@@ -107,6 +108,7 @@ struct compress_writer
 {
   packet_writer_t packet;
   pdeflate_t *deflater;         /* ZIP and ZLIB.  */
+  deflate_serial_t *serial;     /* ZIP and ZLIB as gpg writes them.  */
   pbzip2_t *bzip2;              /* BZIP2.  */
 };
 
@@ -138,9 +140,11 @@ start_stream (compress_writer_t *cw, int algo, int level)
 }
 
 
-gpg_error_t
-compress_writer_new (compress_writer_t **r_cw, int algo, int level,
-                     sink_fn_t sink, void *sink_ctx)
+/* Start a compressed packet of ALGO at LEVEL into SINK in *R_CW;
+ * AS_GPG writes gpg's bytes (compress_writer_new_gpg).  */
+static gpg_error_t
+writer_new (compress_writer_t **r_cw, int algo, int level, int as_gpg,
+            sink_fn_t sink, void *sink_ctx)
 {
   gpg_error_t err;
   compress_writer_t *cw;
@@ -153,15 +157,37 @@ compress_writer_new (compress_writer_t **r_cw, int algo, int level,
     return fail (gpg_error_from_syserror (), "out of core", NULL);
   *r_cw = cw;
   err = packet_writer_init (&cw->packet, PKT_COMPRESSED, sink, sink_ctx);
+  if (!err && as_gpg)
+    packet_writer_set_framing (&cw->packet, FRAME_OLD_TO_END, 0);
   if (!err)
     {
       unsigned char algo_byte = algo;
 
       err = packet_writer_sink (&cw->packet, &algo_byte, 1);
     }
-  if (!err)
+  /* libbz2's stream is the same on any number of threads.  */
+  if (!err && as_gpg && algo != COMPRESS_BZIP2)
+    err = deflate_serial_new (&cw->serial, algo, level, packet_writer_sink,
+                              &cw->packet);
+  else if (!err)
     err = start_stream (cw, algo, level);
   return err;
+}
+
+
+gpg_error_t
+compress_writer_new (compress_writer_t **r_cw, int algo, int level,
+                     sink_fn_t sink, void *sink_ctx)
+{
+  return writer_new (r_cw, algo, level, 0, sink, sink_ctx);
+}
+
+
+gpg_error_t
+compress_writer_new_gpg (compress_writer_t **r_cw, int algo, int level,
+                         sink_fn_t sink, void *sink_ctx)
+{
+  return writer_new (r_cw, algo, level, 1, sink, sink_ctx);
 }
 
 
@@ -172,6 +198,8 @@ compress_writer_sink (void *ctx, const unsigned char *buf, size_t len)
 
   if (cw->bzip2)
     return pbzip2_write (cw->bzip2, buf, len);
+  if (cw->serial)
+    return deflate_serial_write (cw->serial, buf, len);
   return pdeflate_write (cw->deflater, buf, len);
 }
 
@@ -199,6 +227,8 @@ compress_writer_finish (compress_writer_t *cw)
 
   if (cw->bzip2)
     err = pbzip2_finish (cw->bzip2);
+  else if (cw->serial)
+    err = deflate_serial_finish (cw->serial);
   else
     {
       err = pdeflate_finish (cw->deflater);
@@ -217,6 +247,7 @@ compress_writer_release (compress_writer_t *cw)
   if (!cw)
     return;
   pdeflate_release (cw->deflater);
+  deflate_serial_release (cw->serial);
   pbzip2_release (cw->bzip2);
   packet_writer_release (&cw->packet);
   free (cw);

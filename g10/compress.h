@@ -28,6 +28,12 @@ typedef struct compress_writer compress_writer_t;
  * (1..9, or -1 for the default, 6) that is written into SINK.  */
 gpg_error_t compress_writer_new (compress_writer_t **r_cw, int algo,
                                  int level, sink_fn_t sink, void *sink_ctx);
+/* The same, in gpg 2.2's bytes: an old-format packet header of
+ * indeterminate length, and ZIP and ZLIB through one zlib stream
+ * (deflate-serial.h), for --store.  */
+gpg_error_t compress_writer_new_gpg (compress_writer_t **r_cw, int algo,
+                                     int level, sink_fn_t sink,
+                                     void *sink_ctx);
 gpg_error_t compress_writer_sink (void *ctx, const unsigned char *buf,
                                   size_t len);
 gpg_error_t compress_writer_finish (compress_writer_t *cw);

@@ -564,13 +564,16 @@ expect_ends (reader_t *in, compressed_layer_t *layers, int depth)
 }
 
 
-/* Parse the decrypted packets read from IN and write the literal data
- * to OUT through BUF of SIZE bytes.  */
+/* Parse the decrypted packets read from IN, starting with FIRST when
+ * its header was read already, and write the literal data to OUT
+ * through BUF of SIZE bytes; with OPEN_LATE, OUT is opened under the
+ * literal packet's name.  */
 static gpg_error_t
-process_plaintext (reader_t *in, outfile_t *out, unsigned char *buf,
+process_plaintext (reader_t *in, const packet_header_t *first,
+                   outfile_t *out, int open_late, unsigned char *buf,
                    size_t size)
 {
-  gpg_error_t err;
+  gpg_error_t err = 0;
   packet_header_t hdr;
   compressed_layer_t layers[MAX_COMPRESSED_DEPTH];
   reader_t *r = in;
@@ -578,7 +581,10 @@ process_plaintext (reader_t *in, outfile_t *out, unsigned char *buf,
 
   for (;;)
     {
-      err = next_packet (r, &hdr);
+      if (first && !depth)
+        hdr = *first;
+      else
+        err = next_packet (r, &hdr);
       if (!err && !hdr.tag)
         err = fail (gpg_error (GPG_ERR_NO_DATA), WHAT, "the %s is empty",
                     depth ? "compressed data" : "encrypted data");
@@ -600,7 +606,7 @@ process_plaintext (reader_t *in, outfile_t *out, unsigned char *buf,
     err = fail (gpg_error (GPG_ERR_UNEXPECTED), WHAT,
                 "unexpected packet (tag %d) in the encrypted data", hdr.tag);
   if (!err)
-    err = literal_write (r, &hdr, &out->stream, buf, size);
+    err = literal_write (r, &hdr, out, open_late, buf, size);
   if (!err)
     err = expect_ends (in, layers, depth);
   while (depth--)
@@ -614,6 +620,7 @@ typedef struct plaintext_output
 {
   outfile_t *out;
   unsigned char *buf;
+  int open_late;                /* OUT is opened under the embedded name.  */
 } plaintext_output_t;
 
 
@@ -648,7 +655,8 @@ write_plaintext (void *ctx, reader_t *plain, size_t header_len)
   (void)header_len;
   if (opt.unwrap)
     return unwrap_plaintext (plain, po->out, po->buf, OUTPUT_BUFFER);
-  return process_plaintext (plain, po->out, po->buf, OUTPUT_BUFFER);
+  return process_plaintext (plain, NULL, po->out, po->open_late, po->buf,
+                            OUTPUT_BUFFER);
 }
 
 
@@ -968,7 +976,7 @@ read_key_packets (reader_t *r, skesk_t *sk, packet_header_t *hdr,
             err = fail (gpg_error (GPG_ERR_DIGEST_ALGO), WHAT,
                         "unknown S2K digest algorithm %d", sk->s2k.hash_algo);
           if (!err && nskesk == 1 && !opt.list_only
-              && !session_key_overridden ())
+              && !session_key_overridden () && !passphrase_was_kept ())
             status_need_passphrase_sym (sk->cipher_algo, &sk->s2k);
           break;
         case PKT_PUBKEY_ENC:
@@ -977,6 +985,10 @@ read_key_packets (reader_t *r, skesk_t *sk, packet_header_t *hdr,
           break;
         case PKT_COMPRESSED:
         case PKT_PLAINTEXT:
+          /* gpg -d writes out a message that is not encrypted, as
+           * --store makes it.  */
+          if (!nskesk && !npkesk && !opt.list_only)
+            return 0;
           return fail (gpg_error (GPG_ERR_NO_DATA), WHAT,
                        "the message is not encrypted");
         default:
@@ -990,6 +1002,39 @@ read_key_packets (reader_t *r, skesk_t *sk, packet_header_t *hdr,
 }
 
 
+/* Whether the output is named by the literal packet: with
+ * --use-embedded-filename, when -o does not name it, as in gpg.  */
+static int
+embedded_name (void)
+{
+  return opt.use_embedded_filename && !opt.output;
+}
+
+
+/* Write out the message that begins with the compressed or literal
+ * packet HDR read from R: no encryption, as --store writes it.  As gpg
+ * then, no passphrase is needed and no decryption is reported.  */
+static gpg_error_t
+unencrypted_to_output (reader_t *r, const packet_header_t *hdr)
+{
+  gpg_error_t err, close_err;
+  outfile_t out;
+  unsigned char *buf;
+  int open_late = embedded_name ();
+
+  memset (&out, 0, sizeof out);
+  buf = malloc (OUTPUT_BUFFER);
+  if (!buf)
+    return fail (gpg_error_from_syserror (), "out of core", NULL);
+  err = open_late ? 0 : outfile_open (&out, opt.output);
+  if (!err)
+    err = process_plaintext (r, hdr, &out, open_late, buf, OUTPUT_BUFFER);
+  close_err = outfile_close (&out, !err);
+  free (buf);
+  return err ? err : close_err;
+}
+
+
 /* Decrypt the encrypted data packet HDR read from R with SK, the first
  * of NSKESK SKESKs (NULL if none), and the passphrase *PASS (asked for
  * now if need be) into the output, which keeps the plaintext only when
@@ -1000,7 +1045,7 @@ decrypt_to_output (reader_t *r, const packet_header_t *hdr,
 {
   gpg_error_t err, close_err;
   outfile_t out;
-  plaintext_output_t po = { &out, NULL };
+  plaintext_output_t po = { &out, NULL, 0 };
   plaintext_handler_t handler = { write_plaintext, NULL, &po, 0 };
 
   memset (&out, 0, sizeof out);
@@ -1019,13 +1064,14 @@ decrypt_to_output (reader_t *r, const packet_header_t *hdr,
   po.buf = malloc (OUTPUT_BUFFER);
   if (!po.buf)
     return fail (gpg_error_from_syserror (), "out of core", NULL);
-  err = outfile_open (&out, opt.output);
+  po.open_late = embedded_name ();
+  err = po.open_late ? 0 : outfile_open (&out, opt.output);
   if (err)
     {
       free (po.buf);
       return err;
     }
-  handler.in_place = outfile_is_in_place (&out);
+  handler.in_place = !po.open_late && outfile_is_in_place (&out);
   err = decrypt_packet (r, hdr, sk, pass, &handler);
   if (!err)
     err = expect_no_packet (r, "encrypted data");
@@ -1051,7 +1097,7 @@ decrypt_get_key (char **r_pass)
     }
   /* A passphrase not typed on the terminal is read first: with
    * --passphrase-fd 0 it precedes the message on stdin.  */
-  if (!session_key_overridden () && !passphrase_is_prompted ())
+  if (!session_key_overridden () && passphrase_is_given ())
     err = passphrase_get (r_pass, 0);
   return err;
 }
@@ -1080,6 +1126,8 @@ decrypt_file (const char *infile)
     err = read_key_packets (in.packets, &sk, &hdr, &nskesk);
   if (!err && opt.list_only)
     list_only_report (nskesk);
+  else if (!err && (hdr.tag == PKT_COMPRESSED || hdr.tag == PKT_PLAINTEXT))
+    err = unencrypted_to_output (in.packets, &hdr);
   else if (!err)
     err = decrypt_to_output (in.packets, &hdr, nskesk ? &sk : NULL, nskesk,
                              &pass);

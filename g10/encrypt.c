@@ -21,10 +21,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <gcrypt.h>
 
 #include "libsfcipher.h"
@@ -111,6 +113,54 @@ seipd_finish (seipd_writer_t *sw)
   if (!err)
     err = packet_writer_finish (&sw->packet);
   return err;
+}
+
+
+gpg_error_t
+encrypt_open_input (encrypt_input_t *in, const char *infile)
+{
+  memset (in, 0, sizeof *in);
+  in->fd.fd = 0;
+  in->fd.name = "stdin";
+  in->litname = "";
+  if (special_filename_fd (infile) >= 0)
+    {
+      in->fd.fd = special_filename_fd (infile);
+      in->fd.name = infile;
+    }
+  else if (!is_stream_name (infile))
+    {
+      const char *slash = strrchr (infile, '/');
+
+      in->litname = slash ? slash + 1 : infile;
+      in->named_file = 1;
+      in->fd.name = infile;
+      in->fd.fd = open (infile, O_RDONLY);
+      if (in->fd.fd < 0)
+        return fail (gpg_error_from_syserror (), infile, "%s",
+                     strerror (errno));
+    }
+  if (opt.set_filename)
+    in->litname = opt.set_filename;
+  /* gpg's name for data to be shown, not saved (RFC 4880 5.9).  */
+  if (opt.for_your_eyes_only)
+    in->litname = "_CONSOLE";
+  /* gpg's notes on its expert options.  */
+  if (opt.set_filesize)
+    log_warning ("Note: --set-filesize is not for normal use!");
+  if (opt.no_literal)
+    log_warning ("Note: --no-literal is not for normal use!");
+  progress_start (in->fd.fd, in->fd.name);
+  return 0;
+}
+
+
+void
+encrypt_close_input (encrypt_input_t *in)
+{
+  if (in->fd.fd > 0)
+    close (in->fd.fd);
+  in->fd.fd = 0;
 }
 
 
@@ -310,18 +360,66 @@ log_encryption (const sf_cipher_spec_t *spec, const s2k_t *s2k)
 }
 
 
-/* Write the literal packet: its header fields, then the input read
- * straight into the chunk buffer.  */
+/* The length of the literal data that gpg 2.2 writes into the packet's
+ * header, 0 for none (partial lengths): a file's size (unless -t
+ * changes it, or it is empty or too large for the 32 bits of the
+ * packet), else --set-filesize's.  */
+static uint64_t
+literal_data_length (const fd_stream_t *in, int named_file)
+{
+  struct stat st;
+
+  if (!named_file)
+    return opt.set_filesize;
+  if (opt.textmode || fstat (in->fd, &st) || !S_ISREG (st.st_mode))
+    return 0;
+  /* gpg's limit, room kept for the headers.  */
+  if ((uint64_t)st.st_size >= 0xffffffffull - 65535)
+    return 0;
+  return st.st_size;
+}
+
+
+/* Copy IN into the packet writer W, read straight into its buffer;
+ * count the bytes in *R_COUNT.  */
 static gpg_error_t
-write_literal (packet_writer_t *lit, plaintext_t *in, const char *name)
+copy_input (packet_writer_t *w, plaintext_t *in, uint64_t *r_count)
+{
+  gpg_error_t err = 0;
+  unsigned char *space;
+  size_t n;
+
+  while (!err)
+    {
+      size_t room = packet_writer_space (w, &space);
+
+      err = plaintext_source (in, space, room, &n);
+      if (err || !n)
+        break;
+      *r_count += n;
+      err = packet_writer_commit (w, n);
+    }
+  return err;
+}
+
+
+/* Write the literal packet: its header fields, then the input read
+ * straight into the chunk buffer.  A header that holds the length
+ * (LENGTH not 0) must be right, as gpg checks.  */
+static gpg_error_t
+write_literal (packet_writer_t *lit, plaintext_t *in, const char *name,
+               uint64_t length)
 {
   gpg_error_t err;
   unsigned char *space;
-  size_t namelen = strlen (name), n;
+  size_t namelen = strlen (name);
   uint32_t now = (uint32_t)clock_now ();
+  uint64_t count = 0;
 
   if (namelen > 255)
     namelen = 255;
+  if (length)
+    packet_writer_set_framing (lit, FRAME_OLD_LENGTH, 6 + namelen + length);
   packet_writer_space (lit, &space);
   space[0] = opt.textmode ? 't' : 'b';
   space[1] = namelen;
@@ -331,26 +429,40 @@ write_literal (packet_writer_t *lit, plaintext_t *in, const char *name)
   space[4 + namelen] = now >> 8;
   space[5 + namelen] = now;
   err = packet_writer_commit (lit, 6 + namelen);
-  while (!err)
-    {
-      size_t room = packet_writer_space (lit, &space);
-
-      err = plaintext_source (in, space, room, &n);
-      if (err || !n)
-        break;
-      err = packet_writer_commit (lit, n);
-    }
+  if (!err)
+    err = copy_input (lit, in, &count);
   if (!err)
     err = packet_writer_finish (lit);
+  if (!err && length && count != length)
+    err = fail (gpg_error (GPG_ERR_EIO), "literal data",
+                "wrote %llu bytes but expected %llu bytes",
+                (unsigned long long)count, (unsigned long long)length);
+  return err;
+}
+
+
+/* --no-literal: the bare input into the packet writer W, which has no
+ * header of its own then (gpg's option, "not for normal use").  */
+static gpg_error_t
+write_bare (packet_writer_t *w, plaintext_t *in)
+{
+  uint64_t count = 0;
+  gpg_error_t err;
+
+  packet_writer_set_framing (w, FRAME_BARE, 0);
+  err = copy_input (w, in, &count);
+  if (!err)
+    err = packet_writer_finish (w);
   return err;
 }
 
 
 /* The compression level for the input PT named INNAME: 0 for none,
- * -1 for the default.  As in gpg, data already compressed is stored
- * as it is, but here unless a level was given for the algorithm.  */
+ * -1 for the default.  As in gpg, encrypted data already compressed
+ * is stored as it is, but here unless a level was given for the
+ * algorithm; gpg's --store (AS_GPG) compresses it all the same.  */
 static int
-compression_level (const plaintext_t *pt, const char *inname)
+compression_level (const plaintext_t *pt, const char *inname, int as_gpg)
 {
   int level = opt.compress_algo == COMPRESS_BZIP2
               ? opt.bzip2_compress_level : opt.compress_level;
@@ -358,7 +470,7 @@ compression_level (const plaintext_t *pt, const char *inname)
 
   if (!opt.compress_level || opt.compress_algo == COMPRESS_NONE)
     return 0;
-  if (level < 0 && (format = plaintext_compressed_format (pt)))
+  if (!as_gpg && level < 0 && (format = plaintext_compressed_format (pt)))
     {
       log_info ("%s: already compressed (%s), not compressed again",
                 inname, format);
@@ -368,33 +480,41 @@ compression_level (const plaintext_t *pt, const char *inname)
 }
 
 
-/* Write the literal data packet of IN, named LITNAME, compressed or
- * not, into SINK.  */
-static gpg_error_t
-write_plaintext (fd_stream_t *in, const char *litname, sink_fn_t sink,
-                 void *sink_ctx)
+gpg_error_t
+encrypt_write_plaintext (encrypt_input_t *in, int as_gpg, sink_fn_t sink,
+                         void *sink_ctx)
 {
   gpg_error_t err;
   compress_writer_t *cw = NULL;
   packet_writer_t lit;
   plaintext_t pt;
   int level = 0;
+  uint64_t length = literal_data_length (&in->fd, in->named_file);
 
   memset (&lit, 0, sizeof lit);
   memset (&pt, 0, sizeof pt);
-  err = plaintext_open (&pt, progress_source, in,
+  err = plaintext_open (&pt, progress_source, &in->fd,
                         !opt.textmode ? TEXT_NONE
                         : opt.rfc2440_text ? TEXT_RFC2440 : TEXT_CANONICAL);
   if (!err)
-    level = compression_level (&pt, in->name);
+    level = compression_level (&pt, in->fd.name, as_gpg);
   if (!err && level)
-    err = compress_writer_new (&cw, opt.compress_algo, level, sink, sink_ctx);
+    err = (as_gpg ? compress_writer_new_gpg : compress_writer_new)
+          (&cw, opt.compress_algo, level, sink, sink_ctx);
   if (!err)
     err = packet_writer_init (&lit, PKT_PLAINTEXT,
                               cw ? compress_writer_sink : sink,
                               cw ? (void *)cw : sink_ctx);
-  if (!err)
-    err = write_literal (&lit, &pt, litname);
+  if (!err && as_gpg)
+    packet_writer_set_framing (&lit, FRAME_GPG_PARTIAL, 0);
+  /* -c keeps its own framing, partial lengths, but for the length
+   * that --set-filesize asks for.  */
+  if (!as_gpg && in->named_file)
+    length = 0;
+  if (!err && opt.no_literal)
+    err = write_bare (&lit, &pt);
+  else if (!err)
+    err = write_literal (&lit, &pt, in->litname, length);
   if (!err && cw)
     err = compress_writer_finish (cw);
   plaintext_close (&pt);
@@ -406,9 +526,8 @@ write_plaintext (fd_stream_t *in, const char *litname, sink_fn_t sink,
 
 /* Encrypt IN into an SEIPD v1 packet written into SINK.  */
 static gpg_error_t
-encrypt_seipd1 (fd_stream_t *in, const char *litname, sink_fn_t sink,
-                void *sink_ctx, const sf_cipher_spec_t *spec,
-                sf_cipher_hd_t cipher)
+encrypt_seipd1 (encrypt_input_t *in, sink_fn_t sink, void *sink_ctx,
+                const sf_cipher_spec_t *spec, sf_cipher_hd_t cipher)
 {
   gpg_error_t err;
   seipd_writer_t sw;
@@ -432,7 +551,7 @@ encrypt_seipd1 (fd_stream_t *in, const char *litname, sink_fn_t sink,
   if (!err)
     err = seipd_sink (&sw, prefix, bs + 2);
   if (!err)
-    err = write_plaintext (in, litname, seipd_sink, &sw);
+    err = encrypt_write_plaintext (in, 0, seipd_sink, &sw);
   if (!err)
     err = seipd_finish (&sw);
   packet_writer_release (&sw.packet);
@@ -445,9 +564,9 @@ encrypt_seipd1 (fd_stream_t *in, const char *litname, sink_fn_t sink,
  * packet, SEIPD v1 with CIPHER or AEAD with the session key, which is
  * wiped as soon as the AEAD writer is keyed.  */
 static gpg_error_t
-encrypt_stream (fd_stream_t *in, const char *litname, sink_fn_t sink,
-                void *sink_ctx, const sf_cipher_spec_t *spec,
-                skesk_out_t *skesk, sf_cipher_hd_t cipher)
+encrypt_stream (encrypt_input_t *in, sink_fn_t sink, void *sink_ctx,
+                const sf_cipher_spec_t *spec, skesk_out_t *skesk,
+                sf_cipher_hd_t cipher)
 {
   gpg_error_t err;
   aead_writer_t *aw = NULL;
@@ -455,15 +574,14 @@ encrypt_stream (fd_stream_t *in, const char *litname, sink_fn_t sink,
   status_begin_encryption (spec->openpgp_id, opt.aead_algo);
   err = sink (sink_ctx, skesk->packet, skesk->len);
   if (err || !opt.aead_algo)
-    return err ? err : encrypt_seipd1 (in, litname, sink, sink_ctx, spec,
-                                       cipher);
+    return err ? err : encrypt_seipd1 (in, sink, sink_ctx, spec, cipher);
   err = aead_writer_open (&aw, opt.aead_skesk_version == 5
                           ? PKT_AEAD_ENCRYPTED : PKT_ENCRYPTED_MDC,
                           spec, opt.aead_algo, opt.chunk_octet, skesk->key,
                           sink, sink_ctx);
   skesk_out_release (skesk);
   if (!err)
-    err = write_plaintext (in, litname, aead_writer_sink, aw);
+    err = encrypt_write_plaintext (in, 0, aead_writer_sink, aw);
   if (!err)
     err = aead_writer_finish (aw);
   aead_writer_close (aw);
@@ -479,39 +597,17 @@ encrypt_file (const char *infile)
   s2k_t s2k;
   skesk_out_t skesk;
   sf_cipher_hd_t cipher = NULL;
-  fd_stream_t in;
+  encrypt_input_t in;
   outfile_t out;
   armor_writer_t *aw = NULL;
   char *outname = NULL;
-  const char *litname = "";
   gpg_error_t close_err;
 
   memset (&out, 0, sizeof out);
   memset (&skesk, 0, sizeof skesk);
-  in.fd = 0;
-  in.name = "stdin";
-  if (special_filename_fd (infile) >= 0)
-    {
-      in.fd = special_filename_fd (infile);
-      in.name = infile;
-    }
-  else if (!is_stream_name (infile))
-    {
-      const char *slash = strrchr (infile, '/');
-
-      litname = slash ? slash + 1 : infile;
-      in.name = infile;
-      in.fd = open (infile, O_RDONLY);
-      if (in.fd < 0)
-        return fail (gpg_error_from_syserror (), infile, "%s",
-                     strerror (errno));
-    }
-  if (opt.set_filename)
-    litname = opt.set_filename;
-  /* gpg's name for data to be shown, not saved (RFC 4880 5.9).  */
-  if (opt.for_your_eyes_only)
-    litname = "_CONSOLE";
-  progress_start (in.fd, in.name);
+  err = encrypt_open_input (&in, infile);
+  if (err)
+    return err;
   err = outfile_name (infile, opt.armor ? ".asc" : ".gpg", &outname);
   if (!err)
     err = find_cipher (&spec);
@@ -545,7 +641,7 @@ encrypt_file (const char *infile)
   if (opt.armor)
     err = armor_writer_new (&aw, ARMOR_MESSAGE, fd_sink, &out.stream);
   if (!err)
-    err = encrypt_stream (&in, litname, aw ? armor_writer_sink : fd_sink,
+    err = encrypt_stream (&in, aw ? armor_writer_sink : fd_sink,
                           aw ? (void *)aw : (void *)&out.stream,
                           spec, &skesk, cipher);
   /* Every byte is encrypted: the key schedule goes before the output
@@ -565,7 +661,6 @@ encrypt_file (const char *infile)
   sf_cipher_close (cipher);
   skesk_out_release (&skesk);
   free (outname);
-  if (in.fd > 0)
-    close (in.fd);
+  encrypt_close_input (&in);
   return err;
 }

@@ -412,7 +412,94 @@ packet_writer_init (packet_writer_t *w, int tag, sink_fn_t sink,
   if (!w->mem)
     return fail (gpg_error_from_syserror (), "out of core", NULL);
   w->data = w->mem + HEADER_ROOM;
+  w->chunk = CHUNK_SIZE;
   return 0;
+}
+
+
+/* gpg 2.2's partial body chunks: its 8 KiB buffer, and the smallest
+ * it writes at the end.  */
+#define GPG_CHUNK_LOG2 13
+#define GPG_CHUNK_MIN 512
+
+
+void
+packet_writer_set_framing (packet_writer_t *w, enum packet_framing framing,
+                           uint64_t length)
+{
+  w->framing = framing;
+  w->length = length;
+  if (framing == FRAME_GPG_PARTIAL)
+    w->chunk = (size_t)1 << GPG_CHUNK_LOG2;
+}
+
+
+/* Whether W's packet has one header, if any, and no chunks.  */
+static int
+is_unchunked (const packet_writer_t *w)
+{
+  return w->framing == FRAME_OLD_LENGTH || w->framing == FRAME_OLD_TO_END
+         || w->framing == FRAME_BARE;
+}
+
+
+/* The old-format header of W's packet (RFC 4880 4.2.1) at BUF: its
+ * length in 1, 2 or 4 octets, or none for indeterminate; returns the
+ * number of bytes.  */
+static size_t
+old_header_put (const packet_writer_t *w, unsigned char *buf)
+{
+  size_t n, i;
+
+  if (w->framing == FRAME_BARE)
+    return 0;
+  buf[0] = 0x80 | w->tag << 2;
+  if (w->framing == FRAME_OLD_TO_END)
+    {
+      buf[0] |= 3;
+      return 1;
+    }
+  n = w->length < 0x100 ? 1 : w->length < 0x10000 ? 2 : 4;
+  buf[0] |= n == 4 ? 2 : n - 1;
+  for (i = 0; i < n; i++)
+    buf[1 + i] = w->length >> 8 * (n - 1 - i);
+  return 1 + n;
+}
+
+
+/* Pass on the LEN bytes of W's buffer under an old-format header,
+ * written before the first.  */
+static gpg_error_t
+old_format_pass (packet_writer_t *w, size_t len)
+{
+  unsigned char hdr[HEADER_ROOM];
+  size_t n = 0;
+
+  if (!w->started)
+    n = old_header_put (w, hdr);
+  memcpy (w->data - n, hdr, n);
+  w->started = 1;
+  w->len = 0;
+  return w->sink (w->sink_ctx, w->data - n, len + n);
+}
+
+
+/* Pass on the first LEN bytes of W's buffer as a partial body chunk
+ * of 2^LOG2 bytes; the rest moves to the front.  */
+static gpg_error_t
+partial_pass (packet_writer_t *w, size_t len, int log2)
+{
+  unsigned char *p = w->data;
+  gpg_error_t err;
+
+  *--p = 0xe0 | log2;
+  if (!w->started)
+    *--p = 0xc0 | w->tag;
+  w->started = 1;
+  err = w->sink (w->sink_ctx, p, len + (w->data - p));
+  memmove (w->data, w->data + len, w->len - len);
+  w->len -= len;
+  return err;
 }
 
 
@@ -428,7 +515,7 @@ size_t
 packet_writer_space (packet_writer_t *w, unsigned char **r_ptr)
 {
   *r_ptr = w->data + w->len;
-  return CHUNK_SIZE - w->len;
+  return w->chunk - w->len;
 }
 
 
@@ -438,8 +525,12 @@ packet_writer_commit (packet_writer_t *w, size_t n)
   unsigned char *p = w->data;
 
   w->len += n;
-  if (w->len < CHUNK_SIZE)
+  if (w->len < w->chunk)
     return 0;
+  if (is_unchunked (w))
+    return old_format_pass (w, w->len);
+  if (w->framing == FRAME_GPG_PARTIAL)
+    return partial_pass (w, w->len, GPG_CHUNK_LOG2);
   *--p = 0xe0 | CHUNK_LOG2;
   if (!w->started)
     *--p = 0xc0 | w->tag;
@@ -506,12 +597,48 @@ packet_header_put (unsigned char *buf, int tag, uint64_t length)
 }
 
 
+/* Finish W's packet in an old format: pass on what is left.  */
+static gpg_error_t
+old_format_finish (packet_writer_t *w)
+{
+  if (w->len || !w->started)
+    return old_format_pass (w, w->len);
+  return 0;
+}
+
+
+/* gpg's end of partial lengths: chunks of the largest powers of two
+ * down to GPG_CHUNK_MIN, then the rest with a definite length.  */
+static gpg_error_t
+gpg_partial_finish (packet_writer_t *w)
+{
+  gpg_error_t err = 0;
+  int log2;
+
+  if (w->len < GPG_CHUNK_MIN && !w->started)
+    return 0;
+  while (!err && w->len >= GPG_CHUNK_MIN)
+    {
+      for (log2 = GPG_CHUNK_LOG2; ((size_t)1 << log2) > w->len; log2--)
+        ;
+      err = partial_pass (w, (size_t)1 << log2, log2);
+    }
+  return err;
+}
+
+
 gpg_error_t
 packet_writer_finish (packet_writer_t *w)
 {
+  gpg_error_t err;
   unsigned char hdr[HEADER_ROOM];
   size_t n;
 
+  if (is_unchunked (w))
+    return old_format_finish (w);
+  if (w->framing == FRAME_GPG_PARTIAL
+      && (err = gpg_partial_finish (w)))
+    return err;
   if (w->started)
     n = put_length (hdr, w->len);
   else

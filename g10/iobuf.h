@@ -108,11 +108,27 @@ gpg_error_t packet_body_read_exact (packet_body_t *body, unsigned char *buf,
 /* Read and drop the rest of BODY.  */
 gpg_error_t packet_body_skip (packet_body_t *body);
 
+/* How a packet writer frames the packet.  The last three are gpg
+ * 2.2's framings, so that --store writes gpg's bytes: its partial
+ * lengths (chunks of 8 KiB; at the end, powers of two down to 512,
+ * then the rest with a definite length), an old-format header with
+ * the length given beforehand, and an old-format header of
+ * indeterminate length (the packet runs to the end of the data).
+ * FRAME_BARE passes the body on without a header (--no-literal).  */
+enum packet_framing
+  {
+    FRAME_PARTIAL,              /* New format, chunks of CHUNK_SIZE.  */
+    FRAME_GPG_PARTIAL,
+    FRAME_OLD_LENGTH,
+    FRAME_OLD_TO_END,
+    FRAME_BARE                  /* No header: the body alone.  */
+  };
+
 /* A packet writer: frames what is written into it as the body of one
- * new-format packet with partial body lengths, passing whole chunks
- * to the next sink, and writes the last part with a definite length
- * when finished.  Its buffer is exposed so a producer can fill it in
- * place instead of copying.  */
+ * packet, by default new-format with partial body lengths, passing
+ * whole chunks to the next sink, and writes the last part with a
+ * definite length when finished.  Its buffer is exposed so a producer
+ * can fill it in place instead of copying.  */
 typedef struct packet_writer
 {
   sink_fn_t sink;
@@ -122,6 +138,9 @@ typedef struct packet_writer
   size_t len;
   int tag;
   int started;
+  enum packet_framing framing;
+  size_t chunk;                 /* Bytes passed on at a time.  */
+  uint64_t length;              /* FRAME_OLD_LENGTH's length.  */
 } packet_writer_t;
 
 gpg_error_t packet_writer_init (packet_writer_t *w, int tag,
@@ -134,6 +153,12 @@ gpg_error_t packet_writer_commit (packet_writer_t *w, size_t n);
 gpg_error_t packet_writer_sink (void *ctx, const unsigned char *buf,
                                 size_t len);
 gpg_error_t packet_writer_finish (packet_writer_t *w);
+/* Frame W's packet as FRAMING says, before anything is written into
+ * it; LENGTH is the length of FRAME_OLD_LENGTH, which the writer
+ * trusts: the producer checks what it wrote.  */
+void packet_writer_set_framing (packet_writer_t *w,
+                                enum packet_framing framing,
+                                uint64_t length);
 
 /* Append to BUF the header of a packet with tag TAG and the definite
  * LENGTH in new format; returns the number of bytes (at most 6).  */

@@ -5,7 +5,9 @@
  * the sender, so -v shows it with its control characters escaped, as
  * gpg 2.2 -v shows it: \0 \b \n \v \f \r, otherwise \xNN for the bytes
  * below 0x20 and 0x7f; other bytes, UTF-8 included, are shown as they
- * are.  It is never used as a file name.
+ * are.  Only --use-embedded-filename makes it the output's name, as
+ * gpg 2.2 does: as it is, "../" and all, a risk gpg(1) warns of too;
+ * an existing file is still replaced only with --yes.
  *
  * Text ('t') and UTF-8 text ('u') data is written as gpg 2.2 writes it
  * on POSIX systems: with every carriage return removed, not only those
@@ -26,6 +28,7 @@
 #include "log.h"
 #include "literal.h"
 #include "options.h"
+#include "outfile.h"
 #include "status.h"
 
 /* Room for a name with every byte escaped as \xNN.  */
@@ -107,9 +110,30 @@ literal_read_fields (reader_t *in, const packet_header_t *hdr,
 }
 
 
+/* Open OUT under the name in the literal packet's FIELDS, for
+ * --use-embedded-filename: stdout for an empty name, and nothing
+ * kept for gpg's "_CONSOLE", data meant to be shown only.  */
+static gpg_error_t
+open_embedded (outfile_t *out, const unsigned char *fields)
+{
+  char name[LITERAL_NAME_MAX + 1];
+
+  /* A name is a C string up to its first NUL, as gpg takes it.  */
+  memcpy (name, fields + 2, fields[1]);
+  name[fields[1]] = 0;
+  if (!strcmp (name, "_CONSOLE"))
+    {
+      log_warning ("Note: sender requested \"for-your-eyes-only\"");
+      log_warning ("data not saved; use option \"--output\" to save it");
+      return outfile_open (out, "/dev/null");
+    }
+  return outfile_open (out, *name ? name : NULL);
+}
+
+
 gpg_error_t
-literal_write (reader_t *in, const packet_header_t *hdr, fd_stream_t *out,
-               unsigned char *buf, size_t size)
+literal_write (reader_t *in, const packet_header_t *hdr, outfile_t *out,
+               int open_late, unsigned char *buf, size_t size)
 {
   gpg_error_t err;
   packet_body_t body;
@@ -125,5 +149,10 @@ literal_write (reader_t *in, const packet_header_t *hdr, fd_stream_t *out,
   escape_controls (fields + 2, fields[1], shown, sizeof shown);
   log_info ("literal data: mode %c, name \"%s\"",
             format >= 0x20 && format < 0x7f ? format : '?', shown);
-  return copy_body (&body, format == 't' || format == 'u', out, buf, size);
+  if (open_late)
+    err = open_embedded (out, fields);
+  if (err)
+    return err;
+  return copy_body (&body, format == 't' || format == 'u', &out->stream,
+                    buf, size);
 }

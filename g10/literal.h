@@ -6,6 +6,7 @@
 #include <gpg-error.h>
 
 #include "iobuf.h"
+#include "outfile.h"
 
 /* The fields before a literal packet's data: format, name length,
  * name and date (RFC 4880 5.9).  */
@@ -19,8 +20,10 @@ gpg_error_t literal_read_fields (reader_t *in, const packet_header_t *hdr,
                                  packet_body_t *body, unsigned char *fields);
 
 /* Read the literal data packet HDR from IN and write its data to OUT,
- * through BUF of SIZE bytes.  */
+ * through BUF of SIZE bytes.  With OPEN_LATE, OUT is not open yet:
+ * it is opened under the packet's name (--use-embedded-filename).  */
 gpg_error_t literal_write (reader_t *in, const packet_header_t *hdr,
-                           fd_stream_t *out, unsigned char *buf, size_t size);
+                           outfile_t *out, int open_late,
+                           unsigned char *buf, size_t size);
 
 #endif /*SFENC_LITERAL_H*/

@@ -172,7 +172,16 @@ enum opt_id
     O_NO_REQUIRE_SECMEM,
     O_WARRANTY,
     O_DUMP_OPTION_TABLE,
-    O_SERVER                    /* --server (server.c).  */
+    O_SERVER,                   /* --server (server.c).  */
+    /* gpg's file commands (issue 41).  */
+    O_STORE,
+    O_DECRYPT_FILES,
+    O_ENCRYPT_FILES,
+    O_MULTIFILE,
+    O_USE_EMBEDDED_FILENAME,
+    O_NO_USE_EMBEDDED_FILENAME,
+    O_SET_FILESIZE,
+    O_NO_LITERAL
   };
 
 /* One option: its id, short and long name, the name of its argument
@@ -454,6 +463,23 @@ static const struct option_def options[] =
       "forget the --for-your-eyes-only given before" },
     { O_MIMEMODE, 0, "mimemode", NULL,
       "the same as --textmode in gpg 2.2" },
+    /* gpg's file commands (issue 41).  */
+    { O_STORE, 0, "store", NULL,
+      "write a literal data packet, compressed, not encrypted" },
+    { O_DECRYPT_FILES, 0, "decrypt-files", NULL,
+      "decrypt each FILE.gpg (or the names read from stdin) to FILE" },
+    { O_ENCRYPT_FILES, 0, "encrypt-files", NULL,
+      "encrypt each file to a public key (fails: no keys)" },
+    { O_MULTIFILE, 0, "multifile", NULL,
+      "with -d or -e: take several files, as --decrypt-files" },
+    { O_USE_EMBEDDED_FILENAME, 0, "use-embedded-filename", NULL,
+      "with -d: write to the name in the message (a risk, as in gpg)" },
+    { O_NO_USE_EMBEDDED_FILENAME, 0, "no-use-embedded-filename", NULL,
+      "forget the --use-embedded-filename given before" },
+    { O_SET_FILESIZE, 0, "set-filesize", "N",
+      "give stdin's literal data the length N (not for normal use)" },
+    { O_NO_LITERAL, 0, "no-literal", NULL,
+      "write the data without a literal packet (not for normal use)" },
 
     { 0, 0, NULL, NULL, "OpenPGP protocol options" },
     { O_TEXTMODE, 't', "textmode", NULL,
@@ -782,8 +808,6 @@ static const struct option_def options[] =
       "memory use of gpg's BZIP2 reader" },
     { O_GPG_NOOP, 0, "debug-all", NULL, "gpg's debugging output" },
     { O_GPG_NOOP, 0, "debug-iolbf", NULL, "gpg's debugging output" },
-    { O_GPG_NOOP, 0, "no-use-embedded-filename", NULL,
-      "gpg's default: sfenc never writes to the name in a message" },
     { O_GPG_NOOP, 0, "preserve-permissions", NULL,
       "the modes of keyring files" },
     { O_GPG_NOOP, 0, "debug-quick-random", NULL,
@@ -1319,7 +1343,9 @@ apply_switch (struct command_line *cl, const struct option_def *o,
 {
   switch (o->id)
     {
-    case O_SYMMETRIC: return set_command (cl, CMD_SYMMETRIC, name);
+    case O_SYMMETRIC:
+      cl->symmetric = 1;
+      return set_command (cl, CMD_SYMMETRIC, name);
     case O_DECRYPT: return set_command (cl, CMD_DECRYPT, name);
     case O_LIST_CIPHERS: return set_command (cl, CMD_LIST_CIPHERS, name);
     case O_LIST_CONFIG: return set_command (cl, CMD_LIST_CONFIG, name);
@@ -1378,6 +1404,19 @@ apply_switch (struct command_line *cl, const struct option_def *o,
     case O_SERVER: return set_command (cl, CMD_SERVER, name);
     case O_UNWRAP: opt.unwrap = 1; break;
     case O_SHOW_SESSION_KEY: opt.show_session_key = 1; break;
+    /* gpg's file commands (issue 41).  */
+    case O_STORE: return set_command (cl, CMD_STORE, name);
+    /* -d --multifile and -e --multifile, which multifile.c resolves.  */
+    case O_DECRYPT_FILES:
+      opt.multifile = 1;
+      return set_command (cl, CMD_DECRYPT, name);
+    case O_ENCRYPT_FILES:
+      opt.multifile = 1;
+      return set_key_command (cl, NEEDS_PUBLIC_KEY, o, name);
+    case O_MULTIFILE: opt.multifile = 1; break;
+    case O_USE_EMBEDDED_FILENAME: opt.use_embedded_filename = 1; break;
+    case O_NO_USE_EMBEDDED_FILENAME: opt.use_embedded_filename = 0; break;
+    case O_NO_LITERAL: opt.no_literal = 1; break;
     case O_ENARMOR: case O_DEARMOR: case O_NO_ARMOR: case O_NO_COMMENTS:
     case O_DEFAULT_COMMENT: case O_EMIT_VERSION: case O_NO_EMIT_VERSION:
     case O_IGNORE_CRC_ERROR: case O_FOR_YOUR_EYES_ONLY:
@@ -1451,6 +1490,12 @@ apply_number (enum opt_id id, const char *name, const char *arg)
       err = parse_number (name, arg, 0, INT_MAX, &v);
       if (!err)
         err = command_fd_set (v);
+      break;
+    /* gpg's file commands (issue 41): the length is 32 bits.  */
+    case O_SET_FILESIZE:
+      err = parse_number (name, arg, 0, 0xffffffffL, &v);
+      if (!err)
+        opt.set_filesize = v;
       break;
     /* Issue 41, packets and session keys.  */
     case O_OVERRIDE_SESSION_KEY_FD:
@@ -1807,7 +1852,8 @@ parse_command_line (int argc, char **argv, struct command_line *cl)
     opt.compress_algo = personal_compress;
   if (!err)
     err = compliance_apply ();
-  if (!err && cl->n_args > 1 && !takes_words (cl->cmd))
+  if (!err && cl->n_args > 1 && !takes_words (cl->cmd)
+      && !(opt.multifile && cl->cmd == CMD_DECRYPT))
     err = usage_error (cl->args[1], "only one input file may be given");
   return err;
 }

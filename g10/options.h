@@ -71,6 +71,11 @@ struct options
   int for_your_eyes_only;       /* The literal data is named _CONSOLE.  */
   int rfc2440_text;             /* -t strips blanks at line ends.  */
   int require_secmem;           /* Fail without locked secure memory.  */
+  /* gpg's file commands (issue 41: --store, --decrypt-files).  */
+  int use_embedded_filename;    /* -d writes to the literal packet's name.  */
+  int multifile;                /* -d and -e take several files.  */
+  unsigned long set_filesize;   /* The literal length of stdin, 0 none.  */
+  int no_literal;               /* --store and -c write the bare data.  */
 };
 
 extern struct options opt;
@@ -99,7 +104,11 @@ enum cmd
     CMD_GPGCONF_TEST,
     CMD_ENARMOR,                /* --enarmor (dearmor.c).  */
     CMD_DEARMOR,                /* --dearmor (dearmor.c).  */
-    CMD_SERVER                  /* --server (server.c).  */
+    CMD_SERVER,                 /* --server (server.c).  */
+    /* gpg's file commands (issue 41).  */
+    CMD_STORE,                  /* --store (store.c).  */
+    CMD_DECRYPT_FILES,          /* --decrypt-files (multifile.c).  */
+    CMD_ENCRYPT_FILES           /* --encrypt-files (multifile.c).  */
   };
 
 /* What the command line asked for besides the options.  */
@@ -116,6 +125,7 @@ struct command_line
   const char *signer;           /* -u, --default-key.  */
   const char *args[MAX_LIST_OPTION];   /* The words that are no options.  */
   size_t n_args;
+  int symmetric;                /* -c, also where -e wins (multifile.c).  */
 };
 
 /* Set OPT to the defaults of a run.  */

@@ -268,6 +268,69 @@ read_passphrase_file (const char *name, pass_buf_t *pb)
 }
 
 
+/* The passphrase kept for the files of --decrypt-files, which gpg asks
+ * for once (its agent caches it): whether to keep it, the copy, in
+ * secure memory, and whether it was kept before the current file.  */
+static int keeping;
+static char *kept;
+static int kept_before;
+
+
+void
+passphrase_keep (void)
+{
+  keeping = 1;
+  kept_before = kept != NULL;
+}
+
+
+int
+passphrase_was_kept (void)
+{
+  return kept_before;
+}
+
+
+void
+passphrase_forget (void)
+{
+  passphrase_release (kept);
+  kept = NULL;
+  keeping = kept_before = 0;
+}
+
+
+/* A copy of the kept passphrase into *R_PASS.  */
+static gpg_error_t
+copy_kept (char **r_pass)
+{
+  *r_pass = gcry_malloc_secure (strlen (kept) + 1);
+  if (!*r_pass)
+    return fail (gpg_error_from_syserror (), WHAT, "out of secure memory");
+  strcpy (*r_pass, kept);
+  return 0;
+}
+
+
+/* Keep a copy of PASS, just obtained.  */
+static gpg_error_t
+keep_copy (const char *pass)
+{
+  kept = gcry_malloc_secure (strlen (pass) + 1);
+  if (!kept)
+    return fail (gpg_error_from_syserror (), WHAT, "out of secure memory");
+  strcpy (kept, pass);
+  return 0;
+}
+
+
+int
+passphrase_is_given (void)
+{
+  return opt.passphrase || opt.passphrase_fd >= 0 || opt.passphrase_file;
+}
+
+
 gpg_error_t
 passphrase_get (char **r_pass, int encrypting)
 {
@@ -275,6 +338,8 @@ passphrase_get (char **r_pass, int encrypting)
   pass_buf_t pb = { NULL, 0, 0, 0 };
 
   *r_pass = NULL;
+  if (kept)
+    return copy_kept (r_pass);
   if (opt.passphrase)
     {
       err = pass_buf_reserve (&pb, strlen (opt.passphrase), WHAT);
@@ -310,5 +375,7 @@ passphrase_get (char **r_pass, int encrypting)
       return err;
     }
   *r_pass = pb.mem;
+  if (keeping)
+    return keep_copy (pb.mem);
   return 0;
 }

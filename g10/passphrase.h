@@ -28,4 +28,17 @@ gpg_error_t passphrase_read_line (int fd, const char *name, char **r_line,
  * command descriptor, so after NEED_PASSPHRASE_SYM.  */
 int passphrase_is_prompted (void);
 
+/* True when an option gives the passphrase (--passphrase,
+ * --passphrase-fd, --passphrase-file): it can be read before it is
+ * needed.  */
+int passphrase_is_given (void);
+
+/* Before each file of --decrypt-files: keep the passphrase that
+ * passphrase_get obtains, and hand out copies of it instead of asking
+ * again; passphrase_was_kept says whether one was kept before the
+ * file; passphrase_forget wipes it at the end.  */
+void passphrase_keep (void);
+int passphrase_was_kept (void);
+void passphrase_forget (void);
+
 #endif /*SFENC_PASSPHRASE_H*/

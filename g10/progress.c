@@ -121,6 +121,11 @@ progress_start (int fd, const char *name)
   meter.active = meter.display || meter.status;
   if (!meter.active)
     return;
+  /* Each file of --decrypt-files is counted from 0.  */
+  meter.reads = 0;
+  meter.done = meter.total = meter.paused_ms = 0;
+  meter.mark_ms = meter.mark_done = meter.status_done = 0;
+  meter.rate = 0;
   meter.what = name;
   if (!fstat (fd, &st) && S_ISREG (st.st_mode))
     {

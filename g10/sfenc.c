@@ -6,7 +6,8 @@
  * the cipher table and the modules, and runs the command: -c is
  * encrypt.c, -d (the default) decrypt.c, --version and --list-config
  * version.c, the commands that need keys key-command.c, --enarmor and
- * --dearmor dearmor.c, --server server.c.
+ * --dearmor dearmor.c, --server server.c, --store store.c,
+ * --decrypt-files and --encrypt-files multifile.c.
  */
 #include <config.h>
 
@@ -23,12 +24,14 @@
 #include "gen-random.h"
 #include "key-command.h"
 #include "list-packets.h"
+#include "multifile.h"
 #include "options.h"
 #include "print-md.h"
 #include "progress.h"
 #include "server.h"
 #include "startup.h"
 #include "status.h"
+#include "store.h"
 #include "version.h"
 
 /* Exit status on any failure, as gpg.  */
@@ -163,6 +166,8 @@ run_command (const struct command_line *cl)
       return enarmor_file (cl->args[0]);
     case CMD_DEARMOR:
       return dearmor_file (cl->args[0]);
+    case CMD_STORE:
+      return store_file (cl->args[0]);
     default:
       return decrypt_file (cl->args[0]);
     }
@@ -188,6 +193,10 @@ failure_names (enum cmd cmd, const char **r_where, const char **r_what)
       *r_where = "dearmor";
       *r_what = "dearmoring failed";
       break;
+    case CMD_STORE:
+      *r_where = "store";
+      *r_what = "storing failed";
+      break;
     default:
       *r_where = "decrypt";
       *r_what = "decryption failed";
@@ -211,6 +220,21 @@ run_early_command (const struct command_line *cl)
 }
 
 
+/* --decrypt-files and --encrypt-files: each file is reported as it is
+ * done, and, as in gpg, no FAILURE line ends the run.  */
+static int
+run_multifile (const struct command_line *cl)
+{
+  gpg_error_t err;
+  int reported;
+
+  err = multifile_run (cl, &reported);
+  if (err && !reported)
+    fail_print (err, "sfenc");
+  return err ? EXIT_FAILED : 0;
+}
+
+
 int
 main (int argc, char **argv)
 {
@@ -225,6 +249,8 @@ main (int argc, char **argv)
     err = options_open_files ();
   if (err)
     status_failure ("option-parser", gpg_error (GPG_ERR_GENERAL));
+  else
+    err = multifile_resolve (&cl);
   if (!err && run_early_command (&cl))
     return 0;
   if (!err)
@@ -238,6 +264,8 @@ main (int argc, char **argv)
   if (cl.cmd == CMD_SERVER)
     return server_run ();
 
+  if (cl.cmd == CMD_DECRYPT_FILES || cl.cmd == CMD_ENCRYPT_FILES)
+    return run_multifile (&cl);
   err = run_command (&cl);
   progress_finish ();
   if (!err && (fflush (stdout) || ferror (stdout)))

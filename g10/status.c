@@ -217,6 +217,20 @@ status_no_recipients (void)
 
 
 void
+status_file_start (int operation, const char *name)
+{
+  status_printf ("FILE_START", "%d %s", operation, name);
+}
+
+
+void
+status_file_done (void)
+{
+  status_printf ("FILE_DONE", NULL);
+}
+
+
+void
 status_invalid_signer (const char *name)
 {
   if (name)

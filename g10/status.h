@@ -48,6 +48,13 @@ void status_canceled_by_user (void);
  * was named): sfenc has no keys (key-command.c).  */
 void status_invalid_recipient (const char *name);
 void status_invalid_signer (const char *name);
+/* -e without -r: no recipient at all.  */
+void status_no_recipients (void);
+
+/* One file of --decrypt-files (OPERATION 3) or --encrypt-files (2)
+ * starts, and is done, failed or not.  */
+void status_file_start (int operation, const char *name);
+void status_file_done (void);
 
 /* ENCRYPT of --server had no recipient: NO_RECP 0.  */
 void status_no_recipients (void);

@@ -1,10 +1,8 @@
 #!/usr/bin/env bats
 # gpg's whole command line (issue 41): every option of gpg 2.2.40, as
 # its --dump-options lists them in tests/gpg-2.2.40-options.txt, gets
-# an answer from sfenc other than "unknown option".  Until every one
-# has, a ratchet: the count of options sfenc still calls unknown may
-# not exceed UNKNOWN_CEILING, which each change that answers more of
-# them lowers to the new count.  The target is 0.
+# an answer from sfenc other than "unknown option", but for the few
+# that gpg refuses itself.
 #
 # An option is tried as "sfenc --batch OPTION" with nothing after it,
 # in an empty directory with no input: the parser answers first, with
@@ -17,10 +15,6 @@
 # names.  sfenc refuses them too.
 GPG_REFUSES=(--Configuration --ImportExport --Input --Keylist --Monitor
              --Output --Security --print-dane-records --print-pka-records)
-
-# The count of gpg's options that sfenc calls unknown, not counting
-# GPG_REFUSES.
-UNKNOWN_CEILING=7
 
 load gpg-2-2-40
 
@@ -84,7 +78,7 @@ gpg_answer () {
   diff <(gpg_options) <(gpg --dump-options)
 }
 
-@test "gpgsurface: sfenc calls at most UNKNOWN_CEILING of gpg's options unknown" {
+@test "gpgsurface: sfenc calls none of gpg's options unknown" {
   local o answer unknown=() hangs=()
   SFENC_OPTIONS=$("$SFENC" --dump-options)
   while read -r o; do
@@ -97,12 +91,8 @@ gpg_answer () {
     fi
   done < <(gpg_options)
   [ ${#hangs[@]} -eq 0 ] || { echo "hang:" "${hangs[@]}"; return 1; }
-  echo "${#unknown[@]} of gpg's options still unknown to sfenc:" "${unknown[@]}"
-  [ "${#unknown[@]}" -le "$UNKNOWN_CEILING" ] \
-    || { echo "more than the ceiling, $UNKNOWN_CEILING"; return 1; }
-  # A change that answers more options lowers the ceiling with it.
-  [ "${#unknown[@]}" -eq "$UNKNOWN_CEILING" ] \
-    || { echo "fewer than the ceiling: lower UNKNOWN_CEILING to ${#unknown[@]}"; return 1; }
+  [ "${#unknown[@]}" -eq 0 ] \
+    || { echo "${#unknown[@]} of gpg's options unknown to sfenc:" "${unknown[@]}"; return 1; }
 }
 
 @test "gpgsurface: gpg refuses GPG_REFUSES itself" {
