@@ -297,6 +297,69 @@ check_false_magic (const char *what, uint64_t magic)
   free (back.data);
 }
 
+/* The bits after FROM at which MAGIC begins in Z (ZLEN bytes), as a
+ * set of the 8 offsets in a byte.  */
+static unsigned int
+magic_offsets (const unsigned char *z, size_t zlen, uint64_t from,
+               uint64_t magic)
+{
+  unsigned int offsets = 0;
+  uint64_t pos;
+
+  for (pos = from; pos + BZIP2_MAGIC_BITS <= 8 * (uint64_t)zlen;
+       pos++)
+    if (bits_get (z, pos, BZIP2_MAGIC_BITS) == magic)
+      offsets |= 1u << pos % 8;
+  return offsets;
+}
+
+/* Streams of two small blocks (a pattern and a few random bytes) at
+ * level 1, until the second block magic and the end magic have begun
+ * at each of the 8 bits of a byte: the reader finds a magic wherever
+ * it begins.  One it missed would join two blocks in a piece, and the
+ * stream would be refused.  */
+static void
+check_magic_offsets (void)
+{
+  size_t len = 100000 - 19 + 1000, i, n;
+  unsigned char *in = malloc (len);
+  struct test_buf z = { 0 }, back = { 0 };
+  unsigned int blocks = 0, ends = 0;
+  gpg_error_t err;
+  int tries;
+
+  if (!in)
+    abort ();
+  for (tries = 0; tries < 1000 && (blocks & ends) != 0xff; tries++)
+    {
+      do
+        {
+          for (i = 0; i < len; i++)
+            in[i] = "abc"[i % 3];
+          for (n = 1 + prng_below (64); n; n--)
+            in[prng_below (len)] = prng_next ();
+        }
+      while (has_run (in, len));
+      err = compress_input (in, len, 1, 1, 0, &z);
+      check (!err, "magic offsets: compression failed: %s",
+             gpg_strerror (err));
+      blocks |= magic_offsets (z.data, z.len, BZIP2_HEADER_BITS + 1,
+                               BZIP2_BLOCK_MAGIC);
+      ends |= magic_offsets (z.data, z.len, BZIP2_HEADER_BITS,
+                             BZIP2_END_MAGIC);
+      err = decompress_parallel (z.data, z.len, 2, &back);
+      check (!err && back.len == len && !memcmp (back.data, in, len),
+             "magic offsets: the parallel reader: %s",
+             err ? gpg_strerror (err) : "other output");
+    }
+  check ((blocks & ends) == 0xff,
+         "magic offsets: block magics at %02x, end magics at %02x only",
+         blocks, ends);
+  free (in);
+  free (z.data);
+  free (back.data);
+}
+
 /* The parallel reader refuses Z (ZLEN bytes) with CODE.  */
 static void
 check_refused (const char *what, const unsigned char *z, size_t zlen,
@@ -585,6 +648,7 @@ main (int argc, char **argv)
     }
   check_false_magic ("a false block magic", BZIP2_BLOCK_MAGIC);
   check_false_magic ("a false end magic", BZIP2_END_MAGIC);
+  check_magic_offsets ();
   check_damage ();
   check_libbz2_streams ();
   check_large_blocks ();
