@@ -321,6 +321,26 @@ source_thread_read (void *ctx, unsigned char *buf, size_t size,
 }
 
 
+int
+source_thread_ready (source_thread_t *st, size_t n)
+{
+  unsigned long slot;
+  size_t ready = 0;
+  int enough;
+
+  if (st->direct_end)
+    return 1;
+  if (!st->data)
+    return 0;
+  pthread_mutex_lock (&st->lock);
+  for (slot = st->head; slot != st->tail && ready < st->pos + n; slot++)
+    ready += st->len[slot % SOURCE_THREAD_SLOTS];
+  enough = st->ended || ready >= st->pos + n;
+  pthread_mutex_unlock (&st->lock);
+  return enough;
+}
+
+
 void
 source_thread_stop (source_thread_t *st)
 {
