@@ -277,8 +277,9 @@ output_before_stall_ends () {
     for impl in "${IMPLS[@]}"; do
       for threads in 1 2 4; do
         output_before_stall_ends "$impl" "$threads" "$cut" "$floor"
-        [ "$threads" -gt 1 ] || continue
-        grep -qx "sfenc: inflating independent segments on $threads threads" "$T/err"
+        # Whether workers took pieces depends on how fast the bytes
+        # came (under ThreadSanitizer the reading thread may inflate
+        # them all); the segments are true, so no fallback.
         no_line 'no independent segments' "$T/err"
       done
     done
