@@ -44,7 +44,10 @@
  * from the workers, a wrong "yes" only holds output back until the
  * read returns.  The source (decrypt.c) answers from what is read
  * ahead on the decrypting thread (source_thread_ready), the one place
- * that knows whether a read would wait without making it.
+ * that knows whether a read would wait without making it; it waits up
+ * to a millisecond for that thread to decrypt more before it says no,
+ * so that a piece of a file is not taken from the workers only because
+ * the reading thread caught up with the decryption for a moment.
  *
  * Memory is a ring of at most 2 * INFLATE_PARALLEL_THREADS_MAX + 1
  * pieces of about 1.3 MiB.

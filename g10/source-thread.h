@@ -47,7 +47,8 @@ gpg_error_t source_thread_read (void *ctx, unsigned char *buf, size_t size,
 
 /* Whether the next reads of up to N bytes in all are answered without
  * waiting for the producer: N bytes are read ahead, or the end or the
- * error is known.  False while the first bytes are read directly,
+ * error is known, now or within a millisecond (the producer may be
+ * decrypting them).  False while the first bytes are read directly,
  * since those reads may wait for the input.  Only the thread that
  * calls source_thread_read may ask.  */
 int source_thread_ready (source_thread_t *st, size_t n);
