@@ -4,7 +4,10 @@
  *
  * Input: a flag byte, then a raw deflate stream.  Bit 0 of the flag
  * chooses the implementation (zlib, or ISA-L where it is built), bit
- * 1 2 or 3 threads.  Both readers read the stream up to OUTPUT_LIMIT
+ * 1 2 or 3 threads, bits 2 to 7 the answers of the question whether
+ * the source has bytes ready, in turn (all 1: a file; a 0 makes the
+ * reading thread inflate the piece at the head, as when a pipe
+ * stalls).  Both readers read the stream up to OUTPUT_LIMIT
  * bytes; the harness aborts when one accepts what the other refuses,
  * when both accept different bytes, or when the bytes both gave
  * differ as far as both went (the engine may give a damaged block's
@@ -24,12 +27,22 @@
 
 #define OUTPUT_LIMIT ((size_t)1 << 20)
 
+/* Bits of the flag byte that answer whether the source is ready.  */
+#define READY_BITS 6
+
 enum ending
   {
     ENDED_GOOD,
     ENDED_REFUSED,
     ENDED_AT_LIMIT
   };
+
+/* The answers to "bytes ready?", bits used in turn.  */
+typedef struct ready_pattern
+{
+  unsigned int bits;
+  unsigned int asked;
+} ready_pattern_t;
 
 static unsigned char parallel_out[OUTPUT_LIMIT];
 static unsigned char serial_out[OUTPUT_LIMIT];
@@ -43,10 +56,20 @@ ending_of (gpg_error_t err, size_t outlen)
 }
 
 
-static enum ending
-read_parallel (enum inflate_impl impl, int nthreads, const uint8_t *data,
-               size_t size, size_t *outlen)
+static int
+pattern_ready (void *ctx)
 {
+  ready_pattern_t *rp = ctx;
+
+  return rp->bits >> (rp->asked++ % READY_BITS) & 1;
+}
+
+
+static enum ending
+read_parallel (enum inflate_impl impl, int nthreads, unsigned int ready,
+               const uint8_t *data, size_t size, size_t *outlen)
+{
+  ready_pattern_t rp = { ready, 0 };
   fuzz_source_t src;
   inflate_parallel_t *pi;
   gpg_error_t err;
@@ -54,7 +77,8 @@ read_parallel (enum inflate_impl impl, int nthreads, const uint8_t *data,
 
   *outlen = 0;
   fuzz_source_init (&src, data, size);
-  err = inflate_parallel_new (&pi, impl, nthreads, fuzz_source_read, &src);
+  err = inflate_parallel_new (&pi, impl, nthreads, fuzz_source_read, &src,
+                              pattern_ready, &rp);
   while (!err && *outlen < OUTPUT_LIMIT)
     {
       err = inflate_parallel_read (pi, parallel_out + *outlen,
@@ -105,8 +129,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     return 0;
   if ((data[0] & 1) && inflate_impl_from_name ("isal") >= 0)
     impl = INFLATE_IMPL_ISAL;
-  pend = read_parallel (impl, 2 + (data[0] >> 1 & 1), data + 1, size - 1,
-                        &plen);
+  pend = read_parallel (impl, 2 + (data[0] >> 1 & 1), data[0] >> 2,
+                        data + 1, size - 1, &plen);
   send = read_serial (impl, data + 1, size - 1, &slen);
   fuzz_forget_error ();
   if (pend != ENDED_AT_LIMIT && send != ENDED_AT_LIMIT

@@ -9,7 +9,9 @@
 # one), and their faults: a reference across a mark, a mark inside a
 # stored block, a stream that ends at a mark or inside a segment, a
 # bad block type in a segment, bytes after the end.  Each file is the
-# harness's flag byte (bit 0: ISA-L, bit 1: 3 threads) and the stream.
+# harness's flag byte (bit 0: ISA-L, bit 1: 3 threads, bits 2 to 7:
+# whether the source has bytes ready, all as from a file or now and
+# then as from a pipe that stalls) and the stream.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -59,6 +61,8 @@ streams = {
 }
 for name, stream in sorted(streams.items()):
     for flag in range(4):
-        with open(os.path.join(out, "%s-%d" % (name, flag)), "wb") as f:
-            f.write(bytes([flag]) + stream)
+        for ready, how in ((0x3f, "file"), (0x05, "pipe")):
+            path = os.path.join(out, "%s-%d-%s" % (name, flag, how))
+            with open(path, "wb") as f:
+                f.write(bytes([flag | ready << 2]) + stream)
 PY

@@ -261,16 +261,6 @@ compress_writer_release (compress_writer_t *cw)
  * thread only.  */
 static int parallel_layers;
 
-/* See inflate_source_allow_segments.  */
-static int segments_allowed = 1;
-
-
-void
-inflate_source_allow_segments (int allowed)
-{
-  segments_allowed = allowed;
-}
-
 struct inflate_source
 {
   bzip2_reader_t *bzip2;        /* BZIP2 on one thread.  */
@@ -282,7 +272,7 @@ struct inflate_source
 
 gpg_error_t
 inflate_source_new (inflate_source_t **r_is, int algo, source_fn_t source,
-                    void *source_ctx)
+                    void *source_ctx, input_ready_fn_t ready, void *ready_ctx)
 {
   gpg_error_t err;
   inflate_source_t *is;
@@ -319,14 +309,14 @@ inflate_source_new (inflate_source_t **r_is, int algo, source_fn_t source,
       return err;
     }
   if (algo == COMPRESS_ZIP && compress_thread_count () > 1
-      && segments_allowed && !parallel_layers)
+      && ready && !parallel_layers)
     {
       parallel_layers++;
       log_info ("ZIP decompression through %s",
                 inflate_impl_name (opt.inflate_impl));
       err = inflate_parallel_new (&is->pinflate, opt.inflate_impl,
                                   compress_thread_count (), source,
-                                  source_ctx);
+                                  source_ctx, ready, ready_ctx);
       if (err)
         {
           parallel_layers--;

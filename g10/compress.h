@@ -7,6 +7,7 @@
 
 #include "iobuf.h"
 #include "packet.h"
+#include "inflate-parallel.h"
 
 const char *compress_algo_name (int algo);
 /* Parse "none", "uncompressed", "zip", "zlib", "bzip2" (in any case)
@@ -42,14 +43,14 @@ void compress_writer_release (compress_writer_t *cw);
 
 typedef struct inflate_source inflate_source_t;
 
-/* Whether ZIP layers may be inflated in segments on threads
- * (inflate-parallel.h): only when the message is read from a file.
- * From a pipe the next bytes may be long in coming, and the output
- * must flow with the input, as it does when one thread inflates.  */
-void inflate_source_allow_segments (int allowed);
-
+/* A reader of the compressed data of ALGO from SOURCE.  A ZIP layer
+ * may be inflated in segments on threads (inflate-parallel.h) only
+ * when READY, with READY_CTX, can tell whether SOURCE has bytes ready,
+ * so that its output flows with the input as on one thread; with
+ * READY NULL it is inflated on one thread.  */
 gpg_error_t inflate_source_new (inflate_source_t **r_is, int algo,
-                                source_fn_t source, void *source_ctx);
+                                source_fn_t source, void *source_ctx,
+                                input_ready_fn_t ready, void *ready_ctx);
 gpg_error_t inflate_source_read (void *ctx, unsigned char *buf, size_t size,
                                  size_t *nread);
 void inflate_source_release (inflate_source_t *is);

@@ -32,7 +32,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include <gcrypt.h>
 
 #include "libsfcipher.h"
@@ -505,6 +504,41 @@ expect_no_packet (reader_t *r, const char *after)
 }
 
 
+/* The most octets a read of a packet body takes before its first
+ * octet of data: a new-format partial length.  */
+#define BODY_LENGTH_MAX 5
+
+
+/* The thread that reads ahead the decrypted data that reader IN reads
+ * straight from, or NULL.  */
+static source_thread_t *
+read_ahead_under (const reader_t *in)
+{
+  if (in->source == decrypt_source_read)
+    return ((const decrypt_source_t *)in->ctx)->ahead;
+  if (in->source == source_thread_read)
+    return in->ctx;
+  return NULL;
+}
+
+
+/* Whether the compressed packet's body CTX, read straight from the
+ * decrypted data read ahead on a thread, gives its next octet without
+ * waiting for the input: a length header and an octet of data are in
+ * its reader or ready on that thread (inflate-parallel.h asks).  */
+static int
+layer_input_ready (void *ctx)
+{
+  const packet_body_t *body = ctx;
+  reader_t *in = body->in;
+  size_t held = in->len - in->pos;
+
+  return in->eof || held > BODY_LENGTH_MAX
+    || source_thread_ready (read_ahead_under (in),
+                            BODY_LENGTH_MAX + 1 - held);
+}
+
+
 gpg_error_t
 open_layer (compressed_layer_t *layer, reader_t *in,
             const packet_header_t *hdr)
@@ -525,6 +559,8 @@ open_layer (compressed_layer_t *layer, reader_t *in,
       return reader_init (&layer->contents, packet_body_source, &layer->body);
     }
   err = inflate_source_new (&layer->inflater, algo, packet_body_source,
+                            &layer->body,
+                            read_ahead_under (in) ? layer_input_ready : NULL,
                             &layer->body);
   if (err)
     return err;
@@ -868,11 +904,8 @@ gpg_error_t
 input_start (input_t *in)
 {
   gpg_error_t err;
-  struct stat st;
   int c;
 
-  inflate_source_allow_segments (!fstat (in->fd.fd, &st)
-                                 && S_ISREG (st.st_mode));
   err = reader_init (&in->raw, progress_source, &in->fd);
   if (!err)
     err = reader_peek (&in->raw, &c);

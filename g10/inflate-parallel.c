@@ -6,9 +6,11 @@
  * carrying the bytes past the mark into the next piece; workers take
  * the cut pieces in order (TAKEN) and record a verdict; the reading
  * thread hands out the output of piece EMITTING once its verdict is in.
- * The first piece is the reading thread's own: it inflates it as its
- * bytes arrive and hands out the output at once, so that a stream
- * that stalls, or has no mark, gives its output as on one thread.
+ * The first piece, and any piece that is both EMITTING and FILLING
+ * when the source has no bytes ready, is the reading thread's own
+ * (STREAMING): it inflates it as its bytes arrive and hands out the
+ * output at once, so that a stream that stalls, or has no mark, gives
+ * its output as on one thread; the workers skip that piece.
  * A slot is filled again only after its piece was handed out, so a
  * worker and the reading thread never write the same piece, and the
  * ring bounds the memory whatever the stream.
@@ -95,6 +97,8 @@ struct inflate_parallel
   enum inflate_impl impl;
   source_fn_t source;
   void *source_ctx;
+  input_ready_fn_t ready;
+  void *ready_ctx;
   int source_eof;
   gpg_error_t source_err;       /* Where the source ended, for the replay.  */
   int nthreads;
@@ -294,7 +298,7 @@ worker_main (void *arg)
 }
 
 
-/* Start the workers, at the first piece cut.  */
+/* Start the workers, at the first piece cut for them.  */
 static gpg_error_t
 start_workers (inflate_parallel_t *pi)
 {
@@ -387,6 +391,16 @@ find_mark (const unsigned char *p, size_t len)
 }
 
 
+/* Have the reading thread inflate piece FILLING, the next to be
+ * handed out, as its bytes arrive.  */
+static void
+stream_head (inflate_parallel_t *pi)
+{
+  decoder_begin (&pi->head, piece_at (pi, pi->filling));
+  pi->streaming = 1;
+}
+
+
 /* Whether the workers' verdict on piece EMITTING is in.  */
 static int
 verdict_in (inflate_parallel_t *pi)
@@ -403,10 +417,12 @@ verdict_in (inflate_parallel_t *pi)
 
 
 /* Read into the pieces and cut them at the marks while the ring has a
- * slot for the piece after the one filling, and until the verdict on
- * piece EMITTING is in: its output goes out before the next read,
- * which may wait for input.  Set *R_DOUBT when a piece fills without a
- * mark or the source fails.  */
+ * slot for the piece after the one filling, until the verdict on
+ * piece EMITTING is in, and while the source has bytes ready: its
+ * output goes out before a read that may wait for input.  When the
+ * source has none and the piece filling is the one to be handed out
+ * next, the reading thread streams it.  Set *R_DOUBT when a piece
+ * fills without a mark or the source fails.  */
 static gpg_error_t
 fill_pieces (inflate_parallel_t *pi, int *r_doubt)
 {
@@ -434,6 +450,12 @@ fill_pieces (inflate_parallel_t *pi, int *r_doubt)
         }
       if (verdict_in (pi))
         return 0;
+      if (!pi->ready (pi->ready_ctx))
+        {
+          if (pi->emitting == pi->filling)
+            stream_head (pi);
+          return 0;
+        }
       if (p->fill >= PDEFLATE_SEGMENT_MARK_LEN)
         scanned = p->fill - PDEFLATE_SEGMENT_MARK_LEN + 1;
       err = pi->source (pi->source_ctx, p->in + p->fill,
@@ -595,8 +617,8 @@ await_piece (inflate_parallel_t *pi)
 }
 
 
-/* Read once more into the first piece, streamed, and cut it at its
- * mark or at the end of the source.  */
+/* Read once more into the piece streamed, and cut it at its mark or at
+ * the end of the source.  */
 static gpg_error_t
 read_streamed (inflate_parallel_t *pi)
 {
@@ -627,10 +649,12 @@ read_streamed (inflate_parallel_t *pi)
 }
 
 
-/* Inflate the first piece on the reading thread as its bytes arrive,
- * so that output flows before the first mark as on one thread; it
- * starts the stream, so this is the serial decode.  Read more once
- * the bytes in are used up.  */
+/* Inflate piece EMITTING on the reading thread as its bytes arrive,
+ * so that output flows before its mark as on one thread; it starts
+ * the stream or where the piece accepted before it ended, so this is
+ * the serial decode.  Read more once the bytes in are used up and
+ * their output handed out.  Once it is cut, first give the workers
+ * the pieces after it that the bytes ready make.  */
 static gpg_error_t
 stream_piece (inflate_parallel_t *pi)
 {
@@ -638,9 +662,17 @@ stream_piece (inflate_parallel_t *pi)
   int complete = pi->filling > pi->emitting;
   size_t upto = complete ? p->len : p->fill;
   enum verdict verdict;
+  gpg_error_t err;
+  int doubt;
 
   if (!complete && pi->head.fed == upto)
     return read_streamed (pi);
+  if (complete)
+    {
+      err = fill_pieces (pi, &doubt);
+      if (err || doubt)
+        return err ? err : fall_back (pi);
+    }
   verdict = decoder_feed (&pi->head, p, upto, complete);
   return verdict == PIECE_PENDING ? 0 : judge_piece (pi, verdict);
 }
@@ -682,8 +714,10 @@ inflate_parallel_read (inflate_parallel_t *pi, unsigned char *buf,
       else
         {
           err = fill_pieces (pi, &doubt);
-          if (!err)
-            err = doubt ? fall_back (pi) : await_piece (pi);
+          if (!err && doubt)
+            err = fall_back (pi);
+          else if (!err && !pi->streaming)
+            err = await_piece (pi);
         }
       if (err)
         return err;
@@ -701,7 +735,8 @@ inflate_parallel_reason (const inflate_parallel_t *pi)
 
 gpg_error_t
 inflate_parallel_new (inflate_parallel_t **r_pi, enum inflate_impl impl,
-                      int nthreads, source_fn_t source, void *source_ctx)
+                      int nthreads, source_fn_t source, void *source_ctx,
+                      input_ready_fn_t ready, void *ready_ctx)
 {
   inflate_parallel_t *pi;
   gpg_error_t err;
@@ -716,6 +751,8 @@ inflate_parallel_new (inflate_parallel_t **r_pi, enum inflate_impl impl,
   pi->nthreads = nthreads;
   pi->source = source;
   pi->source_ctx = source_ctx;
+  pi->ready = ready;
+  pi->ready_ctx = ready_ctx;
   pi->npieces = 2 * (size_t)nthreads + 1;
   pthread_mutex_init (&pi->lock, NULL);
   pthread_cond_init (&pi->submitted, NULL);
@@ -729,8 +766,7 @@ inflate_parallel_new (inflate_parallel_t **r_pi, enum inflate_impl impl,
       return err;
     }
   pi->pieces[0].fill = 0;
-  decoder_begin (&pi->head, &pi->pieces[0]);
-  pi->streaming = 1;
+  stream_head (pi);
   *r_pi = pi;
   return 0;
 }

@@ -24,12 +24,33 @@
  * primed with the last 32 KiB of output: the serial path, with its
  * own messages for truly bad data.
  *
- * The first piece, which starts the stream and so needs no proof, is
- * inflated by the reading thread as its bytes arrive, its output
- * handed out as it comes; should it then fail, the serial path skips
- * the output already handed out.  Threads start only at the second
- * piece; memory is a ring of at most
- * 2 * INFLATE_PARALLEL_THREADS_MAX + 1 pieces of about 1.3 MiB.
+ * Output is never held back waiting for input: a pipe may stall
+ * between two bytes of a segment, for good if its writer keeps it
+ * open while the run should end on an output error.  So before each
+ * read of the source the reading thread asks READY whether the source
+ * has bytes ready.  While it has, the reading thread fills pieces
+ * ahead for the workers.  When it has none, the reading thread first
+ * hands out the output of the pieces cut before, waiting for the
+ * workers, not for the input; once the piece it is filling is the
+ * next to go out, it inflates that piece itself as its bytes arrive
+ * and hands out the output as it comes.  That piece's start is proven
+ * by then (the stream's start, or the end of the piece accepted
+ * before it), so this is the serial decode until a reference reaches
+ * before the start, which is doubt like any other.  The first piece is
+ * always inflated so, as it needs no proof; threads start only at the
+ * second.  Should a streamed piece fail, the serial path skips the
+ * output already handed out.  The answer of READY changes where the
+ * work is done, never the output: a wrong "no" only takes a piece
+ * from the workers, a wrong "yes" only holds output back until the
+ * read returns.  The source (decrypt.c) answers from what is read
+ * ahead on the decrypting thread (source_thread_ready), the one place
+ * that knows whether a read would wait without making it; it waits up
+ * to a millisecond for that thread to decrypt more before it says no,
+ * so that a piece of a file is not taken from the workers only because
+ * the reading thread caught up with the decryption for a moment.
+ *
+ * Memory is a ring of at most 2 * INFLATE_PARALLEL_THREADS_MAX + 1
+ * pieces of about 1.3 MiB.
  */
 #ifndef SFENC_INFLATE_PARALLEL_H
 #define SFENC_INFLATE_PARALLEL_H
@@ -46,12 +67,17 @@
 
 typedef struct inflate_parallel inflate_parallel_t;
 
+/* Whether the next read of a source returns without waiting for
+ * input (see above).  */
+typedef int (*input_ready_fn_t) (void *ctx);
+
 /* A reader of the raw deflate stream from SOURCE that inflates with
- * IMPL on NTHREADS (2 or more) threads.  Fails only for lack of
- * memory.  */
+ * IMPL on NTHREADS (2 or more) threads, asking READY with READY_CTX
+ * whether SOURCE has bytes ready.  Fails only for lack of memory.  */
 gpg_error_t inflate_parallel_new (inflate_parallel_t **r_pi,
                                   enum inflate_impl impl, int nthreads,
-                                  source_fn_t source, void *source_ctx);
+                                  source_fn_t source, void *source_ctx,
+                                  input_ready_fn_t ready, void *ready_ctx);
 
 /* As inflate_engine_read.  */
 gpg_error_t inflate_parallel_read (inflate_parallel_t *pi,

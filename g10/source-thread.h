@@ -45,6 +45,14 @@ gpg_error_t source_thread_start (source_thread_t **r_st, source_fn_t source,
 gpg_error_t source_thread_read (void *ctx, unsigned char *buf, size_t size,
                                 size_t *nread);
 
+/* Whether the next reads of up to N bytes in all are answered without
+ * waiting for the producer: N bytes are read ahead, or the end or the
+ * error is known, now or within a millisecond (the producer may be
+ * decrypting them).  False while the first bytes are read directly,
+ * since those reads may wait for the input.  Only the thread that
+ * calls source_thread_read may ask.  */
+int source_thread_ready (source_thread_t *st, size_t n);
+
 /* End the producer thread, even one blocked reading its input, wait
  * for it, and free ST.  */
 void source_thread_stop (source_thread_t *st);

@@ -76,13 +76,39 @@ PY
   "${GPG[@]}" -c -z 0 --no-literal < "$T/packet" > "$T/msg"
 }
 
+# Write file $1 to stdout in bursts of 16 KiB, 5 ms apart, as a slow
+# pipe gives it: the reader often finds no bytes ready.
+trickle () {
+  python3 - "$1" <<'PY'
+import sys, time
+data = open(sys.argv[1], "rb").read()
+for i in range(0, len(data), 16384):
+    sys.stdout.buffer.write(data[i:i + 16384])
+    sys.stdout.buffer.flush()
+    time.sleep(0.005)
+PY
+}
+
 # Decrypt msg with each implementation at --threads 1 and 2 and -v:
 # the output must be plain every time, and at 2 threads the log must
 # say $1: "parallel" (segments inflated on threads, no fallback) or
-# "serial from N" (the serial path from segment N on).
+# "serial from N" (the serial path from segment N on).  At 2 threads
+# through a slow pipe too, where the reading thread inflates pieces
+# itself as their bytes come: the same output, the same fallback.
 reads_as () {
   local impl threads
   for impl in "${IMPLS[@]}"; do
+    trickle "$T/msg" | "${SF[@]}" -v -d --inflate-impl "$impl" \
+      --threads 2 > "$T/out" 2> "$T/err" || { cat "$T/err"; return 1; }
+    cmp "$T/plain" "$T/out" \
+      || { echo "$impl through a slow pipe differs"; return 1; }
+    case $1 in
+      serial\ from\ *)
+        grep -qx "sfenc: no independent segments from segment ${1#serial from } on: inflating on one thread" "$T/err" \
+          || { echo "$impl through a slow pipe: expected $1"; cat "$T/err"; return 1; } ;;
+      *)
+        no_line 'no independent segments' "$T/err" ;;
+    esac
     for threads in 1 2; do
       "${SF[@]}" -v -d --yes --inflate-impl "$impl" --threads "$threads" \
         -o "$T/out" "$T/msg" 2> "$T/err" || { cat "$T/err"; return 1; }
@@ -207,4 +233,55 @@ refused_as_serial () {
 @test "sfenc-pinflate: data after the end of the stream is dropped, as serially" {
   crafted_message "segs(T, 400000) + MARK + b'after the end' + MARK"
   reads_as parallel
+}
+
+# Decrypt msg with --inflate-impl $1 and --threads $2 through a pipe
+# whose writer sends the first $3 bytes, then stalls until the test
+# lets it go on; the output to out, the log to err.  Fail unless out
+# holds $4 bytes before the stall ends (waiting for them up to 30 s),
+# and unless the whole output is plain.
+output_before_stall_ends () {
+  local impl=$1 threads=$2 cut=$3 floor=$4 sfenc i n=0
+  rm -f "$T/go"
+  { head -c "$cut" "$T/msg"
+    timeout 60 sh -c 'while [ ! -e "$1" ]; do sleep 0.1; done' wait "$T/go"
+    tail -c +$((cut + 1)) "$T/msg"
+  } | timeout 90 "${SF[@]}" -v -d --inflate-impl "$impl" \
+        --threads "$threads" > "$T/out" 2> "$T/err" &
+  sfenc=$!
+  for i in $(seq 300); do
+    n=$(stat -c %s "$T/out")
+    [ "$n" -ge "$floor" ] && break
+    sleep 0.1
+  done
+  touch "$T/go"
+  wait "$sfenc" || { cat "$T/err"; return 1; }
+  echo "$impl, --threads $threads, stalled after $cut bytes: $n bytes out before it went on, $floor wanted"
+  [ "$n" -ge "$floor" ]
+  cmp "$T/plain" "$T/out"
+}
+
+@test "sfenc-pinflate: from a pipe that stalls, the output its bytes allow comes out before the stall ends, on threads as on one" {
+  local impl threads cut floor
+  # Text that compresses evenly, so that the output the first bytes of
+  # the message allow is their share of the plaintext; less what the
+  # buffers on the way may hold (the output's 64 KiB, a half-filled
+  # buffer of the decrypting thread, a deflate block): 256 KiB, half a
+  # segment.  Held back till the next mark, it would miss it.
+  head -c 3000000 /dev/urandom | base64 > "$T/plain"
+  "${SF[@]}" -c < "$T/plain" > "$T/msg"
+  # After the first 256 KiB, read on the calling thread, and further on.
+  for cut in 700000 2000000; do
+    floor=$(( cut * $(stat -c %s "$T/plain") / $(stat -c %s "$T/msg")
+              - 262144 ))
+    for impl in "${IMPLS[@]}"; do
+      for threads in 1 2 4; do
+        output_before_stall_ends "$impl" "$threads" "$cut" "$floor"
+        # Whether workers took pieces depends on how fast the bytes
+        # came (under ThreadSanitizer the reading thread may inflate
+        # them all); the segments are true, so no fallback.
+        no_line 'no independent segments' "$T/err"
+      done
+    done
+  done
 }
