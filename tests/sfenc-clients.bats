@@ -538,7 +538,12 @@ annex_with_remote () {
   git -C "$T/repo" config user.name test
   annex "$1" init -q test
   mkdir "$T/store"
-  annex "$1" initremote enc type=directory directory="$T/store" \
+  # The cipher comes from --gen-random 2.  libgcrypt 1.10.1 leaks 128
+  # KiB, inside its own frames, the first time it gives bytes of that
+  # level (a five-line program calling gcry_random_bytes shows it), so
+  # LeakSanitizer is told to look away for this one step only.
+  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+    annex "$1" initremote enc type=directory directory="$T/store" \
     encryption=shared > /dev/null
 }
 
