@@ -159,15 +159,32 @@ teardown () {
   [[ "$output" == "sfenc: decryption failed: "* ]]
 }
 
+# Random bytes are refused, except the few that happen to be a message
+# without encryption (gpg --store's form; about 1 input in 300 starts
+# with an old-format literal packet header such as 0xaf).  Those are
+# decrypted as gpg decrypts them: gpg is the oracle there.
 @test "sfenc-errors: random garbage of many kinds never crashes" {
+  command -v gpg > /dev/null || { echo "gpg is not installed" >&2; return 1; }
   local i
   for i in $(seq 1 40); do
     head -c $((i * 37)) /dev/urandom > "$T/garbage"
-    run sfenc -d --batch --passphrase secret "$T/garbage"
+    run sfenc_to_file "$T/out" -d --batch --passphrase secret "$T/garbage"
+    if [ "$status" -eq 0 ]; then
+      gpg --batch --quiet --passphrase secret -d "$T/garbage" > "$T/gpg.out"
+      cmp "$T/out" "$T/gpg.out"
+      continue
+    fi
     [ "$status" -eq 2 ]
     [ "${#lines[@]}" -eq 1 ]
     [[ "$output" == "sfenc: "* ]]
   done
+  # The accepted kind, made on purpose so that this branch always runs.
+  printf '\257' > "$T/garbage"
+  head -c 400 /dev/urandom >> "$T/garbage"
+  run sfenc_to_file "$T/out" -d --batch --passphrase secret "$T/garbage"
+  [ "$status" -eq 0 ]
+  gpg --batch --quiet --passphrase secret -d "$T/garbage" > "$T/gpg.out"
+  cmp "$T/out" "$T/gpg.out"
 }
 
 @test "sfenc-errors: text garbage" {
