@@ -81,6 +81,20 @@ canonical_text () {
   gpg_packets "$T/gpg.msg" | grep -q 'name="other name.doc"'
 }
 
+# Encrypt file $1 with -c -t -z 0 and the options after it, with gpg
+# to $T/gpg.msg and with sfenc to $T/msg; fail unless their literal
+# data are the same, left in $T/lit.
+same_text_as_gpg () {
+  local file=$1
+  shift
+  "${GPG[@]}" -c -t -z 0 "$@" -o "$T/gpg.msg" "$file"
+  "${SF[@]}" -c -t -z 0 "$@" -o "$T/msg" "$file"
+  unwrapped_literal_data "$T/gpg.msg" > "$T/gpg.lit"
+  unwrapped_literal_data "$T/msg" > "$T/lit"
+  cmp "$T/gpg.lit" "$T/lit" \
+    || { echo "${file##*/} $*: not gpg's text"; od -c "$T/lit" | head; return 1; }
+}
+
 @test "sfenc-gpgopts: -t makes the literal data gpg -t makes, line endings included" {
   local case
   need_gpg
@@ -94,12 +108,8 @@ canonical_text () {
   head -c 150000 /dev/urandom | base64 -w 0 |
     perl -ne 'my $n = 0; while (length) { print substr ($_, 0, $n, ""), "\r\n"; $n = ($n + 7) % 400 }' > "$T/t6"
   for case in t1 t2 t3 t4 t5 t6; do
-    "${GPG[@]}" -c -t -z 0 -o "$T/gpg.msg" "$T/$case"
-    "${SF[@]}" -c -t -z 0 -o "$T/msg" "$T/$case"
+    same_text_as_gpg "$T/$case"
     gpg_packets "$T/msg" | grep -q "mode t (74), created [0-9]*, name=\"$case\""
-    unwrapped_literal_data "$T/gpg.msg" > "$T/gpg.lit"
-    unwrapped_literal_data "$T/msg" > "$T/lit"
-    cmp "$T/gpg.lit" "$T/lit" || { echo "$case: not gpg's text"; od -c "$T/lit" | head; return 1; }
     canonical_text < "$T/$case" | cmp - "$T/lit"
     # Both read it back alike: gpg and sfenc drop every CR of text.
     "${GPG[@]}" -d "$T/msg" > "$T/gpg.out"
@@ -129,11 +139,7 @@ rfc2440_text () {
     # later --openpgp, but not by --pgp8.
     for opts in "--rfc2440-text" "--rfc2440-text --pgp8" "" \
                 "--rfc2440-text --no-rfc2440-text" "--rfc2440-text --openpgp"; do
-      "${GPG[@]}" -c -t -z 0 $opts -o "$T/gpg.msg" "$T/$case"
-      "${SF[@]}" -c -t -z 0 $opts -o "$T/msg" "$T/$case"
-      unwrapped_literal_data "$T/gpg.msg" > "$T/gpg.lit"
-      unwrapped_literal_data "$T/msg" > "$T/lit"
-      cmp "$T/gpg.lit" "$T/lit" || { echo "$case $opts: not gpg's text"; od -c "$T/lit"; return 1; }
+      same_text_as_gpg "$T/$case" $opts
     done
     "${SF[@]}" -c -t -z 0 --rfc2440-text -o "$T/msg" "$T/$case"
     unwrapped_literal_data "$T/msg" | cmp - <(rfc2440_text < "$T/$case")
