@@ -1,20 +1,23 @@
 /* textmode.c - the input of sfenc -c -t as OpenPGP canonical text
  *
  * RFC 4880 5.9: text data ('t') is stored with CR LF line endings.
- * gpg 2.2 makes it line by line: it strips every carriage return and
- * line feed from the end of a line and puts CR LF back when the line
- * had a line feed; trailing blanks stay.  So "a\r\r\n" becomes
- * "a\r\n", a last line "x\r" without a line feed becomes "x", and a
- * carriage return inside a line stays.  With --rfc2440-text (which
- * --rfc2440 sets) gpg strips spaces and tabs from the end of a line
- * too, as RFC 2440 asked, the last line included: "b \t\r\n" becomes
- * "b\r\n".  The same is done here on the stream.  The characters that
- * may end a line are held, not a line, so that lines of any length
- * are taken (gpg refuses lines longer than 19995 bytes): runs of one
- * character each, so that the carriage returns of one line cost one
- * run however many.  Only blanks that alternate more than RUNS_MAX
- * times before a line ends are refused.  Checked against gpg in
- * tests/sfenc-gpgopts.bats.
+ * gpg 2.2 makes it line by line: it strips the end of a line of every
+ * carriage return, line feed and NUL byte (gpg tests the characters
+ * with strchr, which also finds the NUL that ends its set) and puts
+ * CR LF back when the line had a line feed; trailing blanks stay.  So
+ * "a\r\r\n" becomes "a\r\n", "a\0\r\0\n" becomes "a\r\n", a last
+ * line "x\r\0" without a line feed becomes "x", and carriage returns
+ * and NULs inside a line stay ("a\0b\n", "x\0 \n").  With
+ * --rfc2440-text (which --rfc2440 sets) gpg strips spaces and tabs from
+ * the end of a line too, as RFC 2440 asked, the last line included:
+ * "b \t\0\r\n" becomes "b\r\n".  The same is done here on the
+ * stream.  The characters that may end a line are held, not a line, so
+ * that lines of any length are taken (gpg refuses lines of 19994 bytes
+ * or more before the line feed): runs of one character each, so that
+ * the carriage returns of one line cost one run however many.  Only
+ * such characters that alternate more than RUNS_MAX times before a
+ * line ends are refused, where gpg takes them up to its line length.
+ * Checked against gpg in tests/sfenc-gpgopts.bats.
  */
 #include <config.h>
 
@@ -88,7 +91,8 @@ refill (text_source_t *ts)
 static int
 may_end_line (const text_source_t *ts, unsigned char c)
 {
-  return c == '\r' || (ts->strip_blanks && (c == ' ' || c == '\t'));
+  return c == '\r' || c == '\0'
+         || (ts->strip_blanks && (c == ' ' || c == '\t'));
 }
 
 
@@ -102,9 +106,10 @@ hold (text_source_t *ts, unsigned char c)
       return 0;
     }
   if (ts->nheld == RUNS_MAX)
-    return fail (gpg_error (GPG_ERR_TOO_LARGE), "--rfc2440-text",
-                 "more than %d runs of blanks in one place of a line",
-                 RUNS_MAX);
+    return fail (gpg_error (GPG_ERR_TOO_LARGE), "-t",
+                 "more than %d runs of %s in one place of a line",
+                 RUNS_MAX, (ts->strip_blanks ? "NULs, CRs, spaces and tabs"
+                            : "NULs and CRs"));
   ts->held[ts->nheld].c = c;
   ts->held[ts->nheld].count = 1;
   ts->nheld++;
