@@ -152,18 +152,20 @@ rfc2440_text () {
     head -c 66000 /dev/zero | tr '\0' ' '; } > "$T/blanks"
   cat "$T/blanks" | "${SF[@]}" -c -t -z 0 --rfc2440-text > "$T/msg"
   unwrapped_literal_data "$T/msg" | cmp - <(rfc2440_text < "$T/blanks")
-  # More than 256 runs of blanks in one place are refused.
-  for case in 128 129; do
+  # Blanks that alternate in one place of a line are taken as long as
+  # gpg takes the line; more than 19993 runs are refused, as gpg
+  # refuses such a line.
+  for case in 129 9000 10000; do
     { printf 'a'; perl -e "print \" \t\" x $case"; printf 'b\n'; } > "$T/alt"
     rm -f "$T/msg"
     run "${SF[@]}" -c -t -z 0 --rfc2440-text -o "$T/msg" "$T/alt"
-    if [ "$case" = 128 ]; then
+    if [ "$case" != 10000 ]; then
       [ "$status" -eq 0 ]
       unwrapped_literal_data "$T/msg" | cmp - <(rfc2440_text < "$T/alt")
     else
       [ "$status" -eq 2 ]
       [ "${#lines[@]}" -eq 1 ]
-      [ "$output" = "sfenc: -t: more than 256 runs of NULs, CRs, spaces and tabs in one place of a line" ]
+      [ "$output" = "sfenc: -t: more than 19993 runs of NULs, CRs, spaces and tabs in one place of a line" ]
       [ ! -e "$T/msg" ]
     fi
   done
@@ -218,19 +220,21 @@ line_end_table () {
     same_text_as_gpg "$T/a$e"
     same_text_as_gpg "$T/a$e" --rfc2440-text
   done
-  # NULs and CRs that alternate more than 256 times in one place of a
-  # line are refused; gpg takes them (sfenc(1) says so).
-  for case in 128 129; do
+  # NULs and CRs that alternate in one place of a line are taken as
+  # gpg takes them, up to its line length; past it both refuse.
+  for case in 129 9000 10000; do
     { printf 'a'; perl -e "print \"\\0\\r\" x $case"; printf 'b\n'; } > "$T/alt"
-    "${GPG[@]}" -c -t -z 0 -o "$T/gpg.msg" "$T/alt"
-    rm -f "$T/msg"
-    run "${SF[@]}" -c -t -z 0 -o "$T/msg" "$T/alt"
-    if [ "$case" = 128 ]; then
-      [ "$status" -eq 0 ]
+    rm -f "$T/msg" "$T/gpg.msg"
+    if [ "$case" != 10000 ]; then
+      "${GPG[@]}" -c -t -z 0 -o "$T/gpg.msg" "$T/alt"
+      "${SF[@]}" -c -t -z 0 -o "$T/msg" "$T/alt"
       unwrapped_literal_data "$T/msg" | cmp - <(unwrapped_literal_data "$T/gpg.msg")
     else
+      run "${GPG[@]}" -c -t -z 0 -o "$T/gpg.msg" "$T/alt"
+      [ "$status" -ne 0 ]
+      run "${SF[@]}" -c -t -z 0 -o "$T/msg" "$T/alt"
       [ "$status" -eq 2 ]
-      [ "$output" = "sfenc: -t: more than 256 runs of NULs and CRs in one place of a line" ]
+      [ "$output" = "sfenc: -t: more than 19993 runs of NULs and CRs in one place of a line" ]
       [ ! -e "$T/msg" ]
     fi
   done
