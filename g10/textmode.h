@@ -17,11 +17,11 @@ enum text_mode
     TEXT_RFC2440                /* -t --rfc2440-text.  */
   };
 
-/* Read SOURCE as text: every line ending in a line feed, with the
- * carriage returns just before it, becomes CR LF; carriage returns at
- * the very end are dropped; everything else passes unchanged.  With
- * STRIP_BLANKS, spaces and tabs are dropped with the carriage returns
- * at the end of each line.  */
+/* Read SOURCE as text, as gpg 2.2 does: every line feed, with the
+ * carriage returns and NUL bytes just before it, becomes CR LF;
+ * carriage returns and NULs at the very end are dropped; everything
+ * else passes unchanged.  With STRIP_BLANKS, spaces and tabs are
+ * dropped with them at the end of each line.  */
 gpg_error_t text_source_new (text_source_t **r_ts, source_fn_t source,
                              void *source_ctx, int strip_blanks);
 

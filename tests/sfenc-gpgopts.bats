@@ -57,9 +57,10 @@ unwrapped_literal_data () {
 }
 
 # OpenPGP canonical text of stdin as gpg 2.2 makes it: carriage
-# returns before a line feed and at the very end removed, LF -> CR LF.
+# returns and NUL bytes before a line feed and at the very end
+# removed, LF -> CR LF.
 canonical_text () {
-  perl -0777 -pe 's/\r*\n/\r\n/g; s/\r+\z//'
+  perl -0777 -pe 's/[\r\0]*\n/\r\n/g; s/[\r\0]+\z//'
 }
 
 @test "sfenc-gpgopts: --set-filename is the name in the literal packet" {
@@ -81,6 +82,20 @@ canonical_text () {
   gpg_packets "$T/gpg.msg" | grep -q 'name="other name.doc"'
 }
 
+# Encrypt file $1 with -c -t -z 0 and the options after it, with gpg
+# to $T/gpg.msg and with sfenc to $T/msg; fail unless their literal
+# data are the same, left in $T/lit.
+same_text_as_gpg () {
+  local file=$1
+  shift
+  "${GPG[@]}" -c -t -z 0 "$@" -o "$T/gpg.msg" "$file"
+  "${SF[@]}" -c -t -z 0 "$@" -o "$T/msg" "$file"
+  unwrapped_literal_data "$T/gpg.msg" > "$T/gpg.lit"
+  unwrapped_literal_data "$T/msg" > "$T/lit"
+  cmp "$T/gpg.lit" "$T/lit" \
+    || { echo "${file##*/} $*: not gpg's text"; od -c "$T/lit" | head; return 1; }
+}
+
 @test "sfenc-gpgopts: -t makes the literal data gpg -t makes, line endings included" {
   local case
   need_gpg
@@ -94,12 +109,8 @@ canonical_text () {
   head -c 150000 /dev/urandom | base64 -w 0 |
     perl -ne 'my $n = 0; while (length) { print substr ($_, 0, $n, ""), "\r\n"; $n = ($n + 7) % 400 }' > "$T/t6"
   for case in t1 t2 t3 t4 t5 t6; do
-    "${GPG[@]}" -c -t -z 0 -o "$T/gpg.msg" "$T/$case"
-    "${SF[@]}" -c -t -z 0 -o "$T/msg" "$T/$case"
+    same_text_as_gpg "$T/$case"
     gpg_packets "$T/msg" | grep -q "mode t (74), created [0-9]*, name=\"$case\""
-    unwrapped_literal_data "$T/gpg.msg" > "$T/gpg.lit"
-    unwrapped_literal_data "$T/msg" > "$T/lit"
-    cmp "$T/gpg.lit" "$T/lit" || { echo "$case: not gpg's text"; od -c "$T/lit" | head; return 1; }
     canonical_text < "$T/$case" | cmp - "$T/lit"
     # Both read it back alike: gpg and sfenc drop every CR of text.
     "${GPG[@]}" -d "$T/msg" > "$T/gpg.out"
@@ -115,7 +126,7 @@ canonical_text () {
 # The same with --rfc2440-text: spaces and tabs go with the carriage
 # returns at the end of every line, the last one included.
 rfc2440_text () {
-  perl -0777 -pe 's/[ \t\r]*\n/\r\n/g; s/[ \t\r]+\z//'
+  perl -0777 -pe 's/[ \t\r\0]*\n/\r\n/g; s/[ \t\r\0]+\z//'
 }
 
 @test "sfenc-gpgopts: --rfc2440-text strips blanks at line ends as gpg does, and only it" {
@@ -129,11 +140,7 @@ rfc2440_text () {
     # later --openpgp, but not by --pgp8.
     for opts in "--rfc2440-text" "--rfc2440-text --pgp8" "" \
                 "--rfc2440-text --no-rfc2440-text" "--rfc2440-text --openpgp"; do
-      "${GPG[@]}" -c -t -z 0 $opts -o "$T/gpg.msg" "$T/$case"
-      "${SF[@]}" -c -t -z 0 $opts -o "$T/msg" "$T/$case"
-      unwrapped_literal_data "$T/gpg.msg" > "$T/gpg.lit"
-      unwrapped_literal_data "$T/msg" > "$T/lit"
-      cmp "$T/gpg.lit" "$T/lit" || { echo "$case $opts: not gpg's text"; od -c "$T/lit"; return 1; }
+      same_text_as_gpg "$T/$case" $opts
     done
     "${SF[@]}" -c -t -z 0 --rfc2440-text -o "$T/msg" "$T/$case"
     unwrapped_literal_data "$T/msg" | cmp - <(rfc2440_text < "$T/$case")
@@ -145,18 +152,89 @@ rfc2440_text () {
     head -c 66000 /dev/zero | tr '\0' ' '; } > "$T/blanks"
   cat "$T/blanks" | "${SF[@]}" -c -t -z 0 --rfc2440-text > "$T/msg"
   unwrapped_literal_data "$T/msg" | cmp - <(rfc2440_text < "$T/blanks")
-  # More than 256 runs of blanks in one place are refused.
-  for case in 128 129; do
+  # Blanks that alternate in one place of a line are taken as long as
+  # gpg takes the line; more than 19993 runs are refused, as gpg
+  # refuses such a line.
+  for case in 129 9000 10000; do
     { printf 'a'; perl -e "print \" \t\" x $case"; printf 'b\n'; } > "$T/alt"
     rm -f "$T/msg"
     run "${SF[@]}" -c -t -z 0 --rfc2440-text -o "$T/msg" "$T/alt"
-    if [ "$case" = 128 ]; then
+    if [ "$case" != 10000 ]; then
       [ "$status" -eq 0 ]
       unwrapped_literal_data "$T/msg" | cmp - <(rfc2440_text < "$T/alt")
     else
       [ "$status" -eq 2 ]
       [ "${#lines[@]}" -eq 1 ]
-      [[ "$output" == *"--rfc2440-text: more than 256 runs of blanks"* ]]
+      [ "$output" = "sfenc: -t: more than 19993 runs of NULs, CRs, spaces and tabs in one place of a line" ]
+      [ ! -e "$T/msg" ]
+    fi
+  done
+}
+
+# Every string of up to $1 characters from NUL, CR, LF, space and
+# tab, one a line, each with and without a letter before and
+# after it and with and without a line feed after that.
+line_end_table () {
+  perl -e '
+    my @s = ("");
+    for (1 .. $ARGV[0]) { @s = map { my $p = $_; map { "$p$_" } "\0", "\r", "\n", " ", "\t" } @s; }
+    for my $s (grep { length } @s) {
+      for my $pre ("", "a") { for my $post ("", "b", "\n", "b\n") { print "x$pre$s$post\n" } }
+    }' "$1"
+}
+
+@test "sfenc-gpgopts: -t strips NUL bytes at line ends with the CRs as gpg does" {
+  local case opts e
+  need_gpg
+  # gpg strips the end of a line with strchr, which finds the NUL that
+  # ends its set of characters: NULs count as line-end characters.
+  printf 'a\0\nb\n' > "$T/n1"
+  printf '\0\n' > "$T/n2"
+  printf 'a\0b\r\nx\0 \n\0\0\0y\0\r\0\r\n' > "$T/n3"
+  printf 'last\r\0\r' > "$T/n4"
+  printf 'b \t\0\r\n\0 \0\n' > "$T/n5"
+  line_end_table 3 > "$T/n6"
+  for case in n1 n2 n3 n4 n5 n6; do
+    for opts in "" "--rfc2440-text"; do
+      same_text_as_gpg "$T/$case" $opts
+      if [ -z "$opts" ]; then canonical_text; else rfc2440_text; fi < "$T/$case" | cmp - "$T/lit"
+    done
+  done
+  # The first case as the literal data gpg writes for it.
+  "${SF[@]}" -c -t -z 0 -o "$T/msg" "$T/n1"
+  unwrapped_literal_data "$T/msg" | cmp - <(printf 'a\r\nb\r\n')
+  # Armored and compressed, as gpg reads them back: without their
+  # CRs, but a NUL too many or too few shows.
+  for opts in "-a -z 0" "-z 6" "--compress-algo bzip2 --rfc2440-text" "-a --compress-algo zlib"; do
+    "${GPG[@]}" -c -t $opts -o "$T/gpg.msg" "$T/n6"
+    "${SF[@]}" -c -t $opts -o "$T/msg" "$T/n6"
+    "${GPG[@]}" -d "$T/gpg.msg" > "$T/gpg.out"
+    "${GPG[@]}" -d "$T/msg" > "$T/out"
+    cmp "$T/gpg.out" "$T/out" || { echo "$opts: not gpg's text"; return 1; }
+  done
+  # Every line end of up to two such characters at the end of the
+  # input, without a line feed after it.
+  for e in 00 0d 0a 20 09 0000 000d 000a 0020 0009 0d00 0d0d 0d0a 0d20 0d09 \
+           0a00 0a0d 0a0a 0a20 0a09 2000 200d 200a 2020 2009 0900 090d 090a 0920 0909; do
+    { printf 'a'; perl -e 'print pack ("H*", $ARGV[0])' "$e"; } > "$T/a$e"
+    same_text_as_gpg "$T/a$e"
+    same_text_as_gpg "$T/a$e" --rfc2440-text
+  done
+  # NULs and CRs that alternate in one place of a line are taken as
+  # gpg takes them, up to its line length; past it both refuse.
+  for case in 129 9000 10000; do
+    { printf 'a'; perl -e "print \"\\0\\r\" x $case"; printf 'b\n'; } > "$T/alt"
+    rm -f "$T/msg" "$T/gpg.msg"
+    if [ "$case" != 10000 ]; then
+      "${GPG[@]}" -c -t -z 0 -o "$T/gpg.msg" "$T/alt"
+      "${SF[@]}" -c -t -z 0 -o "$T/msg" "$T/alt"
+      unwrapped_literal_data "$T/msg" | cmp - <(unwrapped_literal_data "$T/gpg.msg")
+    else
+      run "${GPG[@]}" -c -t -z 0 -o "$T/gpg.msg" "$T/alt"
+      [ "$status" -ne 0 ]
+      run "${SF[@]}" -c -t -z 0 -o "$T/msg" "$T/alt"
+      [ "$status" -eq 2 ]
+      [ "$output" = "sfenc: -t: more than 19993 runs of NULs and CRs in one place of a line" ]
       [ ! -e "$T/msg" ]
     fi
   done
@@ -195,6 +273,16 @@ rfc2440_text () {
   [ "$status" -ne 0 ]
   { head -c 19993 /dev/zero | tr '\0' a; echo; } > "$T/below-limit"
   "${GPG[@]}" -c -t -o "$T/gpg.msg3" "$T/below-limit"
+  # A last line without a line feed: 19994 bytes are refused, 19993
+  # read; sfenc takes both, NULs that all end their line.
+  head -c 19994 /dev/zero > "$T/at-limit"
+  run "${GPG[@]}" -c -t -o "$T/gpg.msg2" "$T/at-limit"
+  [ "$status" -ne 0 ]
+  "${SF[@]}" -c -t -z 0 -o "$T/msg" "$T/at-limit"
+  [ -z "$(unwrapped_literal_data "$T/msg")" ]
+  head -c 19993 /dev/zero > "$T/below-limit"
+  "${GPG[@]}" -c -t -z 0 -o "$T/gpg.msg3" "$T/below-limit"
+  [ -z "$(unwrapped_literal_data "$T/gpg.msg3")" ]
   "${SF[@]}" -c -t -z 0 -o "$T/msg" "$T/long"
   unwrapped_literal_data "$T/msg" > "$T/lit"
   canonical_text < "$T/long" | cmp - "$T/lit"
