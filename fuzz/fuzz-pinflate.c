@@ -1,13 +1,14 @@
-/* fuzz-pinflate.c - raw deflate read in segments on threads
- * (g10/inflate-parallel.c) against one inflate engine
+/* fuzz-pinflate.c - raw deflate and zlib streams read in segments
+ * on threads (g10/inflate-parallel.c) against one inflate engine
  * (g10/inflate-engine.c)
  *
- * Input: a flag byte, then a raw deflate stream.  Bit 0 of the flag
- * chooses the implementation (zlib, or ISA-L where it is built), bit
- * 1 2 or 3 threads, bits 2 to 7 the answers of the question whether
- * the source has bytes ready, in turn (all 1: a file; a 0 makes the
- * reading thread inflate the piece at the head, as when a pipe
- * stalls).  Both readers read the stream up to OUTPUT_LIMIT
+ * Input: a flag byte, then the stream.  Bit 0 of the flag chooses the
+ * implementation (zlib, or ISA-L where it is built), bit 1 2 or 3
+ * threads, bits 2 to 6 the answers of the question whether the source
+ * has bytes ready, in turn (all 1: a file; a 0 makes the reading
+ * thread inflate the piece at the head, as when a pipe stalls), bit 7
+ * the zlib format (RFC 1950) around the deflate stream, as OpenPGP's
+ * ZLIB has it, rather than raw deflate (ZIP).  Both readers read the stream up to OUTPUT_LIMIT
  * bytes; the harness aborts when one accepts what the other refuses,
  * when both accept different bytes, or when the bytes both gave
  * differ as far as both went (the engine may give a damaged block's
@@ -28,7 +29,7 @@
 #define OUTPUT_LIMIT ((size_t)1 << 20)
 
 /* Bits of the flag byte that answer whether the source is ready.  */
-#define READY_BITS 6
+#define READY_BITS 5
 
 enum ending
   {
@@ -66,8 +67,9 @@ pattern_ready (void *ctx)
 
 
 static enum ending
-read_parallel (enum inflate_impl impl, int nthreads, unsigned int ready,
-               const uint8_t *data, size_t size, size_t *outlen)
+read_parallel (enum inflate_impl impl, enum inflate_framing framing,
+               int nthreads, unsigned int ready, const uint8_t *data,
+               size_t size, size_t *outlen)
 {
   ready_pattern_t rp = { ready, 0 };
   fuzz_source_t src;
@@ -77,8 +79,8 @@ read_parallel (enum inflate_impl impl, int nthreads, unsigned int ready,
 
   *outlen = 0;
   fuzz_source_init (&src, data, size);
-  err = inflate_parallel_new (&pi, impl, nthreads, fuzz_source_read, &src,
-                              pattern_ready, &rp);
+  err = inflate_parallel_new (&pi, impl, framing, nthreads,
+                              fuzz_source_read, &src, pattern_ready, &rp);
   while (!err && *outlen < OUTPUT_LIMIT)
     {
       err = inflate_parallel_read (pi, parallel_out + *outlen,
@@ -93,8 +95,8 @@ read_parallel (enum inflate_impl impl, int nthreads, unsigned int ready,
 
 
 static enum ending
-read_serial (enum inflate_impl impl, const uint8_t *data, size_t size,
-             size_t *outlen)
+read_serial (enum inflate_impl impl, enum inflate_framing framing,
+             const uint8_t *data, size_t size, size_t *outlen)
 {
   fuzz_source_t src;
   inflate_engine_t *e;
@@ -103,7 +105,7 @@ read_serial (enum inflate_impl impl, const uint8_t *data, size_t size,
 
   *outlen = 0;
   fuzz_source_init (&src, data, size);
-  err = inflate_engine_new (&e, impl, INFLATE_RAW, fuzz_source_read, &src);
+  err = inflate_engine_new (&e, impl, framing, fuzz_source_read, &src);
   while (!err && *outlen < OUTPUT_LIMIT)
     {
       err = inflate_engine_read (e, serial_out + *outlen,
@@ -121,6 +123,7 @@ int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   enum inflate_impl impl = INFLATE_IMPL_ZLIB;
+  enum inflate_framing framing;
   enum ending pend, send;
   size_t plen, slen;
 
@@ -129,9 +132,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     return 0;
   if ((data[0] & 1) && inflate_impl_from_name ("isal") >= 0)
     impl = INFLATE_IMPL_ISAL;
-  pend = read_parallel (impl, 2 + (data[0] >> 1 & 1), data[0] >> 2,
-                        data + 1, size - 1, &plen);
-  send = read_serial (impl, data + 1, size - 1, &slen);
+  framing = data[0] & 0x80 ? INFLATE_ZLIB : INFLATE_RAW;
+  pend = read_parallel (impl, framing, 2 + (data[0] >> 1 & 1),
+                        data[0] >> 2 & 0x1f, data + 1, size - 1, &plen);
+  send = read_serial (impl, framing, data + 1, size - 1, &slen);
   fuzz_forget_error ();
   if (pend != ENDED_AT_LIMIT && send != ENDED_AT_LIMIT
       && (pend == ENDED_GOOD) != (send == ENDED_GOOD))

@@ -8,10 +8,12 @@
 # and an empty stored block end each segment, none refers back across
 # one), and their faults: a reference across a mark, a mark inside a
 # stored block, a stream that ends at a mark or inside a segment, a
-# bad block type in a segment, bytes after the end.  Each file is the
-# harness's flag byte (bit 0: ISA-L, bit 1: 3 threads, bits 2 to 7:
-# whether the source has bytes ready, all as from a file or now and
-# then as from a pipe that stalls) and the stream.
+# bad block type in a segment, bytes after the end; each also in the
+# zlib format, and there with a bad header, a bad Adler-32 and a
+# trailer cut short.  Each file is the harness's flag byte (bit 0:
+# ISA-L, bit 1: 3 threads, bits 2 to 6: whether the source has bytes
+# ready, all as from a file or now and then as from a pipe that
+# stalls, bit 7: the zlib format) and the stream.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -59,10 +61,30 @@ streams = {
     "bad-block": s[0] + b"\x07" + b"".join(s[1:])[1:],
     "after-end": b"".join(s) + MARK + b"after the end" + MARK,
 }
-for name, stream in sorted(streams.items()):
+def zlib_framed(stream):
+    d = zlib.decompressobj(-15)
+    try:
+        data = d.decompress(stream)
+    except zlib.error:
+        data = b""
+    tail = d.unused_data if d.eof else b""
+    body = stream[:len(stream) - len(tail)]
+    return b"\x78\x9c" + body + zlib.adler32(data).to_bytes(4, "big") + tail
+
+seeds = {(name, 0): stream for name, stream in streams.items()}
+seeds.update({(name, 1): zlib_framed(stream)
+              for name, stream in streams.items()})
+good = seeds[("segments", 1)]
+seeds[("bad-header", 1)] = b"\x78\x9d" + good[2:]
+seeds[("bad-adler", 1)] = good[:-1] + bytes([good[-1] ^ 1])
+seeds[("cut-in-adler", 1)] = good[:-2]
+for (name, zlib_format), stream in sorted(seeds.items()):
     for flag in range(4):
-        for ready, how in ((0x3f, "file"), (0x05, "pipe")):
-            path = os.path.join(out, "%s-%d-%s" % (name, flag, how))
+        for ready, how in ((0x1f, "file"), (0x05, "pipe")):
+            path = os.path.join(out, "%s%s-%d-%s"
+                                % (name, "-zlib" if zlib_format else "",
+                                   flag, how))
             with open(path, "wb") as f:
-                f.write(bytes([flag | ready << 2]) + stream)
+                f.write(bytes([flag | ready << 2 | zlib_format << 7])
+                        + stream)
 PY

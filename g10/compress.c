@@ -254,7 +254,7 @@ compress_writer_release (compress_writer_t *cw)
 }
 
 
-/* How many BZIP2 layers, or ZIP layers in segments
+/* How many BZIP2 layers, or ZIP and ZLIB layers in segments
  * (inflate-parallel.h), are being read on threads: one at a time, so
  * that 30 nested layers do not each hold a ring of blocks; the others
  * are read serially.  Layers are opened and released on the reading
@@ -266,7 +266,7 @@ struct inflate_source
   bzip2_reader_t *bzip2;        /* BZIP2 on one thread.  */
   pbunzip2_t *pbunzip2;         /* BZIP2 on several.  */
   inflate_engine_t *engine;     /* ZIP and ZLIB.  */
-  inflate_parallel_t *pinflate; /* ZIP on several threads.  */
+  inflate_parallel_t *pinflate; /* ZIP and ZLIB on several threads.  */
 };
 
 
@@ -274,6 +274,7 @@ gpg_error_t
 inflate_source_new (inflate_source_t **r_is, int algo, source_fn_t source,
                     void *source_ctx, input_ready_fn_t ready, void *ready_ctx)
 {
+  enum inflate_framing framing;
   gpg_error_t err;
   inflate_source_t *is;
 
@@ -308,13 +309,13 @@ inflate_source_new (inflate_source_t **r_is, int algo, source_fn_t source,
         *r_is = is;
       return err;
     }
-  if (algo == COMPRESS_ZIP && compress_thread_count () > 1
-      && ready && !parallel_layers)
+  framing = algo == COMPRESS_ZIP ? INFLATE_RAW : INFLATE_ZLIB;
+  if (compress_thread_count () > 1 && ready && !parallel_layers)
     {
       parallel_layers++;
-      log_info ("ZIP decompression through %s",
+      log_info ("%s decompression through %s", compress_algo_name (algo),
                 inflate_impl_name (opt.inflate_impl));
-      err = inflate_parallel_new (&is->pinflate, opt.inflate_impl,
+      err = inflate_parallel_new (&is->pinflate, opt.inflate_impl, framing,
                                   compress_thread_count (), source,
                                   source_ctx, ready, ready_ctx);
       if (err)
@@ -326,8 +327,7 @@ inflate_source_new (inflate_source_t **r_is, int algo, source_fn_t source,
       *r_is = is;
       return 0;
     }
-  err = inflate_engine_new (&is->engine, opt.inflate_impl,
-                            algo == COMPRESS_ZIP ? INFLATE_RAW : INFLATE_ZLIB,
+  err = inflate_engine_new (&is->engine, opt.inflate_impl, framing,
                             source, source_ctx);
   if (err)
     {

@@ -43,11 +43,11 @@ void compress_writer_release (compress_writer_t *cw);
 
 typedef struct inflate_source inflate_source_t;
 
-/* A reader of the compressed data of ALGO from SOURCE.  A ZIP layer
- * may be inflated in segments on threads (inflate-parallel.h) only
- * when READY, with READY_CTX, can tell whether SOURCE has bytes ready,
- * so that its output flows with the input as on one thread; with
- * READY NULL it is inflated on one thread.  */
+/* A reader of the compressed data of ALGO from SOURCE.  A ZIP or ZLIB
+ * layer may be inflated in segments on threads (inflate-parallel.h)
+ * only when READY, with READY_CTX, can tell whether SOURCE has bytes
+ * ready, so that its output flows with the input as on one thread;
+ * with READY NULL it is inflated on one thread.  */
 gpg_error_t inflate_source_new (inflate_source_t **r_is, int algo,
                                 source_fn_t source, void *source_ctx,
                                 input_ready_fn_t ready, void *ready_ctx);

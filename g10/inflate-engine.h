@@ -77,6 +77,18 @@ gpg_error_t inflate_engine_read (inflate_engine_t *engine,
                                  unsigned char *buf, size_t size,
                                  size_t *nread);
 
+/* A source (iobuf.h) over the inflate_engine_t CTX, once
+ * inflate_engine_read has said that the stream ended: the input that
+ * follows the stream, first what the engine read past its end, then
+ * the engine's source.  A reader of raw deflate data framed by
+ * something of its own reads the frame's trailer so.  */
+gpg_error_t inflate_engine_read_after (void *ctx, unsigned char *buf,
+                                       size_t size, size_t *nread);
+
+/* Why zlib refuses the zlib header (RFC 1950 2.2) H, or NULL when it
+ * takes it: the text inflate_engine_reason gives then.  */
+const char *inflate_zlib_header_reason (const unsigned char h[2]);
+
 /* Why the engine refused the stream, after inflate_engine_read
  * returned an error of its own; NULL when the error was the
  * source's.  */

@@ -67,7 +67,10 @@ typedef struct piece
   size_t len;                   /* Its bytes, once cut.  */
   size_t fill;                  /* Bytes read in, past LEN once cut.  */
   size_t outlen;
+  size_t end;                   /* Where the stream ended in it.  */
   enum verdict verdict;         /* Under the lock.  */
+  int has_adler;                /* A worker summed its output (ZLIB).  */
+  uLong adler;
   unsigned char in[PIECE_IN_MAX];
   unsigned char out[PIECE_OUT_MAX];
 } piece_t;
@@ -95,6 +98,11 @@ typedef struct worker
 struct inflate_parallel
 {
   enum inflate_impl impl;
+  enum inflate_framing framing;
+  int header_read;              /* ZLIB: its header was read and taken.  */
+  int trailer_read;             /* ZLIB: its Adler-32 was read and matched.  */
+  uLong adler;                  /* ZLIB: of the output handed out.  */
+  const char *reason;           /* Why the frame was refused.  */
   source_fn_t source;
   void *source_ctx;
   input_ready_fn_t ready;
@@ -178,7 +186,11 @@ feed_zlib (decoder_t *dec, piece_t *p, size_t upto, int complete)
   dec->fed = upto - zs->avail_in;
   p->outlen = sizeof p->out - zs->avail_out;
   if (rc == Z_STREAM_END)
-    return PIECE_END;
+    {
+      /* zlib reads no byte past the end.  */
+      p->end = dec->fed;
+      return PIECE_END;
+    }
   if (!zs->avail_out)
     return PIECE_DOUBT;
   /* Short of input, zlib says Z_BUF_ERROR inside the last block.  */
@@ -208,7 +220,14 @@ feed_isal (decoder_t *dec, piece_t *p, size_t upto, int complete)
   if (rc != ISAL_DECOMP_OK)
     return PIECE_DOUBT;
   if (s->block_state == ISAL_BLOCK_FINISH)
-    return PIECE_END;
+    {
+      /* The whole bytes in its bit buffer are past the end; its buffer
+       * for short input is empty by then (inflate-engine.c).  */
+      if (s->tmp_in_size)
+        return PIECE_DOUBT;
+      p->end = dec->fed - s->read_in_length / 8;
+      return PIECE_END;
+    }
   if (!s->avail_out)
     return PIECE_DOUBT;
   if (!complete)
@@ -270,6 +289,20 @@ decoder_release (decoder_t *dec)
 }
 
 
+/* The Adler-32 (RFC 1950) of the LEN bytes of output at BUF, on from
+ * ADLER.  */
+static uLong
+output_adler (uLong adler, const unsigned char *buf, size_t len)
+{
+#ifdef HAVE_ISAL
+  /* Three times as fast as zlib's adler32 on this code's machines.  */
+  return isal_adler32 (adler, buf, len);
+#else
+  return adler32 (adler, buf, len);
+#endif
+}
+
+
 static void *
 worker_main (void *arg)
 {
@@ -289,7 +322,10 @@ worker_main (void *arg)
       pthread_mutex_unlock (&pi->lock);
       decoder_begin (&w->dec, p);
       verdict = decoder_feed (&w->dec, p, p->len, 1);
+      if (pi->framing == INFLATE_ZLIB && verdict != PIECE_DOUBT)
+        p->adler = output_adler (adler32 (0, NULL, 0), p->out, p->outlen);
       pthread_mutex_lock (&pi->lock);
+      p->has_adler = pi->framing == INFLATE_ZLIB;
       p->verdict = verdict;
       pthread_cond_broadcast (&pi->completed);
     }
@@ -396,7 +432,10 @@ find_mark (const unsigned char *p, size_t len)
 static void
 stream_head (inflate_parallel_t *pi)
 {
-  decoder_begin (&pi->head, piece_at (pi, pi->filling));
+  piece_t *p = piece_at (pi, pi->filling);
+
+  decoder_begin (&pi->head, p);
+  p->has_adler = 0;
   pi->streaming = 1;
 }
 
@@ -678,32 +717,143 @@ stream_piece (inflate_parallel_t *pi)
 }
 
 
+/* Refuse the frame around the deflate stream: CODE, and REASON for
+ * inflate_parallel_reason, in the serial engine's words.  */
+static gpg_error_t
+refuse (inflate_parallel_t *pi, gpg_err_code_t code, const char *reason)
+{
+  pi->reason = reason;
+  return gpg_error (code);
+}
+
+
+/* Read the zlib header (RFC 1950 2.2) into the first piece, check it
+ * as the serial engine does, and drop it: the pieces hold the deflate
+ * stream alone.  */
+static gpg_error_t
+read_zlib_header (inflate_parallel_t *pi)
+{
+  piece_t *p = piece_at (pi, 0);
+  const char *reason;
+  gpg_error_t err;
+
+  err = source_read_full (pi->source, pi->source_ctx, p->in, 2, &p->fill);
+  if (err)
+    return err;
+  if (p->fill < 2)
+    return refuse (pi, GPG_ERR_TRUNCATED, "truncated");
+  reason = inflate_zlib_header_reason (p->in);
+  if (reason)
+    return refuse (pi, GPG_ERR_BAD_DATA, reason);
+  p->fill = 0;
+  pi->header_read = 1;
+  return 0;
+}
+
+
+/* Read the Adler-32 that follows the deflate stream of a ZLIB stream
+ * from SOURCE, and match it with that of the output.  */
+static gpg_error_t
+read_zlib_trailer (inflate_parallel_t *pi, source_fn_t source, void *ctx)
+{
+  unsigned char t[4];
+  gpg_error_t err;
+  size_t n;
+
+  err = source_read_full (source, ctx, t, sizeof t, &n);
+  if (err)
+    return err;
+  if (n < sizeof t)
+    return refuse (pi, GPG_ERR_TRUNCATED, "truncated");
+  if (((uLong)t[0] << 24 | t[1] << 16 | t[2] << 8 | t[3]) != pi->adler)
+    return refuse (pi, GPG_ERR_BAD_DATA, "incorrect data check");
+  pi->trailer_read = 1;
+  return 0;
+}
+
+
+/* The deflate stream ended in piece EMITTING, P, whose output is all
+ * out: read a ZLIB stream's trailer from the bytes that follow the end
+ * there, and the source after them.  */
+static gpg_error_t
+end_in_piece (inflate_parallel_t *pi, piece_t *p)
+{
+  if (pi->framing != INFLATE_ZLIB || pi->trailer_read)
+    return 0;
+  if (p->has_adler)
+    pi->adler = adler32_combine (pi->adler, p->adler, p->outlen);
+  p->has_adler = 0;
+  pi->prefix_len = 0;
+  pi->replay_seq = pi->emitting;
+  pi->replay_pos = p->end;
+  return read_zlib_trailer (pi, replay_read, pi);
+}
+
+
+/* Hand out up to SIZE bytes of output of piece EMITTING, P.  */
+static void
+hand_out (inflate_parallel_t *pi, piece_t *p, unsigned char *buf,
+          size_t size, size_t *nread)
+{
+  size_t n = p->outlen - pi->out_pos;
+
+  n = n < size ? n : size;
+  memcpy (buf, p->out + pi->out_pos, n);
+  if (pi->framing == INFLATE_ZLIB && !p->has_adler)
+    pi->adler = output_adler (pi->adler, buf, n);
+  pi->out_pos += n;
+  *nread = n;
+}
+
+
+/* As inflate_parallel_read, once the serial path is taken.  */
+static gpg_error_t
+read_serial (inflate_parallel_t *pi, unsigned char *buf, size_t size,
+             size_t *nread)
+{
+  gpg_error_t err;
+
+  err = inflate_engine_read (pi->serial, buf, size, nread);
+  if (err || pi->framing != INFLATE_ZLIB || pi->trailer_read)
+    return err;
+  if (*nread)
+    {
+      pi->adler = output_adler (pi->adler, buf, *nread);
+      return 0;
+    }
+  return read_zlib_trailer (pi, inflate_engine_read_after, pi->serial);
+}
+
+
 gpg_error_t
 inflate_parallel_read (inflate_parallel_t *pi, unsigned char *buf,
                        size_t size, size_t *nread)
 {
   gpg_error_t err;
   piece_t *p;
-  size_t n;
   int doubt;
 
   *nread = 0;
+  if (pi->framing == INFLATE_ZLIB && !pi->header_read)
+    {
+      err = read_zlib_header (pi);
+      if (err)
+        return err;
+    }
   while (!pi->serial)
     {
       p = piece_at (pi, pi->emitting);
       if ((pi->accepted || pi->streaming) && pi->out_pos < p->outlen)
         {
-          n = p->outlen - pi->out_pos;
-          n = n < size ? n : size;
-          memcpy (buf, p->out + pi->out_pos, n);
-          pi->out_pos += n;
-          *nread = n;
+          hand_out (pi, p, buf, size, nread);
           return 0;
         }
       if (pi->accepted && pi->ended)
-        return 0;
+        return end_in_piece (pi, p);
       if (pi->accepted)
         {
+          if (p->has_adler)
+            pi->adler = adler32_combine (pi->adler, p->adler, p->outlen);
           update_window (pi, p->out, p->outlen);
           pi->accepted = 0;
           pi->emitting++;
@@ -722,20 +872,23 @@ inflate_parallel_read (inflate_parallel_t *pi, unsigned char *buf,
       if (err)
         return err;
     }
-  return inflate_engine_read (pi->serial, buf, size, nread);
+  return read_serial (pi, buf, size, nread);
 }
 
 
 const char *
 inflate_parallel_reason (const inflate_parallel_t *pi)
 {
+  if (pi->reason)
+    return pi->reason;
   return pi->serial ? inflate_engine_reason (pi->serial) : NULL;
 }
 
 
 gpg_error_t
 inflate_parallel_new (inflate_parallel_t **r_pi, enum inflate_impl impl,
-                      int nthreads, source_fn_t source, void *source_ctx,
+                      enum inflate_framing framing, int nthreads,
+                      source_fn_t source, void *source_ctx,
                       input_ready_fn_t ready, void *ready_ctx)
 {
   inflate_parallel_t *pi;
@@ -748,6 +901,8 @@ inflate_parallel_new (inflate_parallel_t **r_pi, enum inflate_impl impl,
   if (nthreads > INFLATE_PARALLEL_THREADS_MAX)
     nthreads = INFLATE_PARALLEL_THREADS_MAX;
   pi->impl = impl;
+  pi->framing = framing;
+  pi->adler = adler32 (0, NULL, 0);
   pi->nthreads = nthreads;
   pi->source = source;
   pi->source_ctx = source_ctx;

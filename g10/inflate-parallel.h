@@ -1,8 +1,8 @@
-/* inflate-parallel.h - a raw deflate stream inflated on several
- * threads, segment by segment
+/* inflate-parallel.h - a raw deflate or zlib stream inflated on
+ * several threads, segment by segment
  *
- * sfenc writes its ZIP streams in segments that do not depend on each
- * other (pdeflate.h): each but the last ends with
+ * sfenc writes its ZIP and ZLIB streams in segments that do not depend
+ * on each other (pdeflate.h): each but the last ends with
  * PDEFLATE_SEGMENT_MARK, and no back-reference reaches before a
  * segment's start.  This reader cuts the compressed stream after every
  * such mark and has worker threads inflate the pieces, each with an
@@ -49,6 +49,17 @@
  * so that a piece of a file is not taken from the workers only because
  * the reading thread caught up with the decryption for a moment.
  *
+ * A zlib stream (RFC 1950, OpenPGP's ZLIB) is the same deflate stream
+ * between a header, which is checked and dropped before the first
+ * piece, and the Adler-32 of the output.  The workers sum the output
+ * of their pieces, and the reading thread that of the pieces it
+ * inflates and of the serial path, so the sums are combined in order
+ * at no cost to the reading thread.  Where the deflate stream ends
+ * the reader knows to the byte (for isal_inflate, less the whole
+ * bytes in its bit buffer), and reads the trailer from there, out of
+ * the pieces or the serial engine (inflate_engine_read_after).  Every
+ * refusal has the serial engine's reason.
+ *
  * Memory is a ring of at most 2 * INFLATE_PARALLEL_THREADS_MAX + 1
  * pieces of about 1.3 MiB.
  */
@@ -71,13 +82,15 @@ typedef struct inflate_parallel inflate_parallel_t;
  * input (see above).  */
 typedef int (*input_ready_fn_t) (void *ctx);
 
-/* A reader of the raw deflate stream from SOURCE that inflates with
+/* A reader of the stream of FRAMING from SOURCE that inflates with
  * IMPL on NTHREADS (2 or more) threads, asking READY with READY_CTX
  * whether SOURCE has bytes ready.  Fails only for lack of memory.  */
 gpg_error_t inflate_parallel_new (inflate_parallel_t **r_pi,
-                                  enum inflate_impl impl, int nthreads,
-                                  source_fn_t source, void *source_ctx,
-                                  input_ready_fn_t ready, void *ready_ctx);
+                                  enum inflate_impl impl,
+                                  enum inflate_framing framing,
+                                  int nthreads, source_fn_t source,
+                                  void *source_ctx, input_ready_fn_t ready,
+                                  void *ready_ctx);
 
 /* As inflate_engine_read.  */
 gpg_error_t inflate_parallel_read (inflate_parallel_t *pi,

@@ -88,6 +88,23 @@ reader_read (reader_t *r, unsigned char *buf, size_t size, size_t *nread)
 
 
 gpg_error_t
+source_read_full (source_fn_t source, void *ctx, unsigned char *buf,
+                  size_t size, size_t *nread)
+{
+  gpg_error_t err;
+  size_t n = 1;
+
+  for (*nread = 0; *nread < size && n; *nread += n)
+    {
+      err = source (ctx, buf + *nread, size - *nread, &n);
+      if (err)
+        return err;
+    }
+  return 0;
+}
+
+
+gpg_error_t
 reader_read_exact (reader_t *r, unsigned char *buf, size_t size)
 {
   gpg_error_t err;

@@ -19,6 +19,12 @@
 typedef gpg_error_t (*source_fn_t) (void *ctx, unsigned char *buf,
                                     size_t size, size_t *nread);
 
+/* Read SIZE bytes from SOURCE into BUF, in as many reads as it takes:
+ * *NREAD is less only where the source ends.  */
+gpg_error_t source_read_full (source_fn_t source, void *ctx,
+                              unsigned char *buf, size_t size,
+                              size_t *nread);
+
 /* A sink consumes LEN bytes.  */
 typedef gpg_error_t (*sink_fn_t) (void *ctx, const unsigned char *buf,
                                   size_t len);

@@ -82,7 +82,6 @@ struct pdeflate
   int algo;
   int level;
   int window_bits;
-  uint64_t segment_blocks;      /* 0: one segment (ZLIB).  */
   sink_fn_t sink;
   void *sink_ctx;
   gpg_error_t err;              /* Sticky: the first error.  */
@@ -113,9 +112,9 @@ job_at (pdeflate_t *pd, uint64_t seq)
 
 /* Whether block number SEQ starts a segment.  */
 static int
-starts_segment (const pdeflate_t *pd, uint64_t seq)
+starts_segment (uint64_t seq)
 {
-  return pd->segment_blocks ? seq % pd->segment_blocks == 0 : seq == 0;
+  return seq % PDEFLATE_SEGMENT_BLOCKS == 0;
 }
 
 
@@ -258,7 +257,7 @@ emit_job (pdeflate_t *pd, job_t *job, uint64_t seq)
   gpg_error_t err;
 
   err = emit_job_data (pd, job, seq);
-  if (!err && !job->last && starts_segment (pd, seq + 1))
+  if (!err && !job->last && starts_segment (seq + 1))
     err = emit_segment_mark (pd, job);
   return err;
 }
@@ -296,7 +295,7 @@ start_job (pdeflate_t *pd)
   job_t *prev;
 
   job->dictlen = 0;
-  if (!starts_segment (pd, pd->filling))
+  if (!starts_segment (pd->filling))
     {
       /* All blocks but the last are full, and larger than the
        * window.  */
@@ -472,7 +471,6 @@ pdeflate_new (pdeflate_t **r_pd, int algo, int level, int nthreads,
   pd->algo = algo;
   pd->level = level;
   pd->window_bits = algo == COMPRESS_ZIP ? ZIP_WINDOW_BITS : ZLIB_WINDOW_BITS;
-  pd->segment_blocks = algo == COMPRESS_ZIP ? PDEFLATE_SEGMENT_BLOCKS : 0;
   pd->sink = sink;
   pd->sink_ctx = sink_ctx;
   pd->adler = adler32 (0, NULL, 0);

@@ -9,13 +9,13 @@
  * window, as gpg writes it; ZLIB (2) frames it with the zlib header
  * and the Adler-32 of the whole input (RFC 1950).
  *
- * In a ZIP stream, every PDEFLATE_SEGMENT_BLOCKS blocks start a
- * segment that can be inflated on its own (inflate-parallel.h): its
+ * Every PDEFLATE_SEGMENT_BLOCKS blocks start a segment that can be
+ * inflated on its own (inflate-parallel.h), in ZIP and ZLIB alike: its
  * first block is not primed with the input before it, so no
  * back-reference crosses the segment's start, and the segment before
  * it ends with PDEFLATE_SEGMENT_MARK, a sync flush followed by an
- * empty stored block, as pigz --independent marks its blocks.  The stream stays
- * one ordinary deflate stream that any inflater reads.
+ * empty stored block, as pigz --independent marks its blocks.  The
+ * stream stays one ordinary deflate stream that any inflater reads.
  *
  * A block whose bytes look incompressible (compress-probe.h) is
  * written as stored blocks instead of being deflated: that costs a
@@ -43,8 +43,8 @@
 /* The most threads one stream may use.  */
 #define PDEFLATE_THREADS_MAX 64
 
-/* Blocks (DEFLATE_BLOCK_SIZE) per independent segment of a ZIP
- * stream.  On the 256 MiB corpus of sfbench at the default level
+/* Blocks (DEFLATE_BLOCK_SIZE) per independent segment of a stream.
+ * On the 256 MiB corpus of sfbench at the default level, ZIP
  * (85335425 bytes without segments), the restarts cost 0.73% of the
  * size with segments of 1 block, 0.37% with 2, 0.18% with 4, 0.09%
  * with 8 and 0.05% with 16.  Four keep the cost well under 1% and

@@ -40,17 +40,18 @@ need_gpg () {
   command -v gpg > /dev/null || skip "NOT TESTED: gpg is not installed"
 }
 
-# Encrypt with gpg a compressed packet (ZIP) holding the raw deflate
-# stream that the python3 expression $1 makes of T, the literal packet
-# of plain.  seg (data, zdict=None, last=False) deflates data as one
+# Encrypt with gpg a compressed packet (ZIP, or ZLIB with $2 zlib)
+# holding the stream that the python3 expression $1 makes of T, the
+# literal packet of plain.  seg (data, zdict=None, last=False) deflates data as one
 # segment, ended with the mark unless last; stored (data) is a stored
 # block; pieces (data, n, last=True) is the list of the segments of n
 # bytes of data, the last one ending the stream when last, and segs
-# (...) their bytes; MARK is the mark, at m in T.
+# (...) their bytes; MARK is the mark, at m in T.  z (deflated,
+# check=adler32 (T)) is the zlib stream around a deflate stream.
 crafted_message () {
   need_gpg
   gpg --batch --quiet --store -z 0 < "$T/plain" > "$T/literal"
-  python3 - "$T/literal" "$T/packet" "$1" <<'PY'
+  python3 - "$T/literal" "$T/packet" "$1" "${2:-zip}" <<'PY'
 import sys, zlib
 T = open(sys.argv[1], "rb").read()
 MARK = b"\0\0\xff\xff\0\0\0\xff\xff"
@@ -69,9 +70,12 @@ def segs(data, n, last=True):
 def stored(data):
     n = len(data)
     return bytes([0, n & 255, n >> 8, ~n & 255, (~n >> 8) & 255]) + data
+def z(deflated, check=zlib.adler32(T)):
+    return b"\x78\x9c" + deflated + check.to_bytes(4, "big")
 m = T.index(MARK)
 stream = eval(sys.argv[3])
-open(sys.argv[2], "wb").write(bytes([0xa3, 1]) + stream)
+algo = 2 if sys.argv[4] == "zlib" else 1
+open(sys.argv[2], "wb").write(bytes([0xa3, algo]) + stream)
 PY
   "${GPG[@]}" -c -z 0 --no-literal < "$T/packet" > "$T/msg"
 }
@@ -284,4 +288,46 @@ output_before_stall_ends () {
       done
     done
   done
+}
+
+@test "sfenc-pinflate: ZLIB too: gpg reads sfenc's segmented ZLIB message, sfenc reads it on threads" {
+  need_gpg
+  "${SF[@]}" -c --compress-algo zlib --threads 2 < "$T/plain" > "$T/msg"
+  "${GPG[@]}" -d "$T/msg" > "$T/out-gpg"
+  cmp "$T/plain" "$T/out-gpg"
+  "${GPG[@]}" --list-packets "$T/msg" | grep -q 'compressed packet: algo=2'
+  reads_as parallel
+}
+
+@test "sfenc-pinflate: ZLIB: true boundaries on threads, a back-reference across a mark serially, data after the Adler-32 dropped" {
+  crafted_message "z(segs(T, 400000))" zlib
+  reads_as parallel
+  crafted_message "z(segs(T[:800000], 400000, last=False) + seg(T[800000:1200000], zdict=T[800000 - 32768:800000]) + segs(T[1200000:], 400000))" zlib
+  reads_as "serial from 2"
+  crafted_message "z(segs(T, 400000)) + MARK + b'after the end' + MARK" zlib
+  reads_as parallel
+}
+
+@test "sfenc-pinflate: ZLIB: a bad Adler-32 is refused as --threads 1 refuses it, on threads and after a fallback" {
+  crafted_message "z(segs(T, 400000), check=zlib.adler32(T) ^ 1)" zlib
+  refused_as_serial
+  [ "$output" = "sfenc: decryption failed: invalid compressed data (incorrect data check)" ]
+  crafted_message "z(seg(T[:400000]) + seg(T[400000:], zdict=T[400000 - 32768:400000], last=True), check=zlib.adler32(T) ^ 0x10000)" zlib
+  refused_as_serial
+  [ "$output" = "sfenc: decryption failed: invalid compressed data (incorrect data check)" ]
+}
+
+@test "sfenc-pinflate: ZLIB: a cut Adler-32 or a bad header is refused as --threads 1 refuses it" {
+  local cut
+  for cut in 1 4; do
+    crafted_message "z(segs(T, 400000))[:-$cut]" zlib
+    refused_as_serial
+    [ "$output" = "sfenc: decryption failed: compressed data truncated" ]
+  done
+  crafted_message "z(seg(T[:400000]) + seg(T[400000:], zdict=T[400000 - 32768:400000], last=True))[:-2]" zlib
+  refused_as_serial
+  [ "$output" = "sfenc: decryption failed: compressed data truncated" ]
+  crafted_message "b'\\x78\\x9d' + z(segs(T, 400000))[2:]" zlib
+  refused_as_serial
+  [ "$output" = "sfenc: decryption failed: invalid compressed data (incorrect header check)" ]
 }

@@ -89,12 +89,14 @@ mem_source_read (void *ctx, unsigned char *out, size_t size, size_t *nread)
 }
 
 /* The outcome of inflating one stream: the error (0 when the stream
- * was accepted), the engine's reason, and the bytes.  */
+ * was accepted), the engine's reason, the bytes, and the input after
+ * the stream's end (inflate_engine_read_after).  */
 struct outcome
 {
   gpg_error_t err;
   const char *reason;
   struct test_buf out;
+  struct test_buf after;
 };
 
 /* Inflate through IMPL.  */
@@ -118,6 +120,8 @@ run (enum inflate_impl impl, enum inflate_framing framing,
         test_buf_put (&r->out, chunk, n);
     }
   while (!r->err && n);
+  while (!r->err && !inflate_engine_read_after (e, chunk, readsize, &n) && n)
+    test_buf_put (&r->after, chunk, n);
   r->reason = r->err ? inflate_engine_reason (e) : NULL;
   if (r->err)
     check (r->reason != NULL,
@@ -211,9 +215,17 @@ agree_or_lenient (const char *what, enum inflate_framing framing,
                inflate_impl_name (impls[i]), sizes[s][0], sizes[s][1],
                gpg_strerror (got.err), got.out.len,
                gpg_strerror (expect->err), expect->out.len);
+        if (!got.err && !lenient)
+          check (same_bytes (got.after.data, got.after.len, ref.after.data,
+                             ref.after.len),
+                 "%s (%s): %s in pieces of %zu: %zu bytes after the end,"
+                 " zlib %zu", what, fr, inflate_impl_name (impls[i]),
+                 sizes[s][0], got.after.len, ref.after.len);
         free (got.out.data);
+        free (got.after.data);
       }
   free (ref.out.data);
+  free (ref.after.data);
 }
 
 /* agree_or_lenient for a stream that no implementation may take
@@ -235,6 +247,7 @@ agree_valid (const char *what, enum inflate_framing framing,
 {
   static const unsigned char junk[] = "\x03\x00 data after the end";
   struct test_buf longer = { 0 };
+  struct outcome ref;
   size_t cuts[5], i;
   char label[256];
 
@@ -254,6 +267,15 @@ agree_valid (const char *what, enum inflate_framing framing,
   test_buf_put (&longer, junk, sizeof junk);
   snprintf (label, sizeof label, "%s with data after its end", what);
   agree (label, framing, longer.data, longer.len, want, wantlen);
+  /* The others are held to zlib's bytes after the end; zlib's are
+   * the data after it, to the byte.  */
+  run (INFLATE_IMPL_ZLIB, framing, longer.data, longer.len, 100, 4096, &ref);
+  check (!ref.err && same_bytes (ref.after.data, ref.after.len, junk,
+                                 sizeof junk),
+         "%s: zlib gave %zu bytes after the end, not the %zu there",
+         label, ref.after.len, sizeof junk);
+  free (ref.out.data);
+  free (ref.after.data);
   free (longer.data);
 }
 
