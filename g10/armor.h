@@ -12,8 +12,10 @@ typedef struct armor_writer armor_writer_t;
 
 /* The armored blocks sfenc writes: "PGP MESSAGE", and --enarmor's
  * "PGP ARMORED FILE" with gpg's comment on how to unpack it.  Both
- * carry the headers of --emit-version and --comment.  */
-enum armor_block { ARMOR_MESSAGE, ARMOR_FILE };
+ * carry the headers of --emit-version and --comment.  ARMOR_NONE, no
+ * block, is for callers that choose whether to armor (write_output);
+ * armor_writer_new does not take it.  */
+enum armor_block { ARMOR_NONE = -1, ARMOR_MESSAGE, ARMOR_FILE };
 
 gpg_error_t armor_writer_new (armor_writer_t **r_aw, enum armor_block block,
                               sink_fn_t sink, void *sink_ctx);

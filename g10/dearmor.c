@@ -25,6 +25,7 @@
 #include "progress.h"
 #include "special-filename.h"
 #include "status.h"
+#include "write-output.h"
 
 
 /* Copy what SOURCE with SOURCE_CTX gives to SINK with SINK_CTX.  */
@@ -72,32 +73,35 @@ open_ends (const char *infile, const char *suffix, fd_stream_t *in,
 }
 
 
+/* What a body copies: SOURCE with SOURCE_CTX.  */
+struct copy_body
+{
+  source_fn_t source;
+  void *source_ctx;
+};
+
+
+/* The body of the output: all that the copy_body CTX reads.  */
+static gpg_error_t
+write_copy (void *ctx, sink_fn_t sink, void *sink_ctx)
+{
+  struct copy_body *body = ctx;
+
+  return copy_all (body->source, body->source_ctx, sink, sink_ctx);
+}
+
+
 gpg_error_t
 enarmor_file (const char *infile)
 {
-  gpg_error_t err, close_err;
+  gpg_error_t err;
   fd_stream_t in;
-  outfile_t out;
-  armor_writer_t *aw = NULL;
+  struct copy_body body = { progress_source, &in };
   char *outname;
 
-  memset (&out, 0, sizeof out);
   err = open_ends (infile, ".asc", &in, &outname);
   if (!err)
-    err = outfile_open (&out, outname);
-  if (err)
-    goto leave;
-  err = armor_writer_new (&aw, ARMOR_FILE, fd_sink, &out.stream);
-  if (!err)
-    err = copy_all (progress_source, &in, armor_writer_sink, aw);
-  if (!err)
-    err = armor_writer_finish (aw);
-  close_err = outfile_close (&out, !err);
-  if (!err)
-    err = close_err;
-
- leave:
-  armor_writer_release (aw);
+    err = write_output (outname, ARMOR_FILE, write_copy, &body);
   free (outname);
   if (in.fd > 0)
     close (in.fd);
@@ -108,17 +112,16 @@ enarmor_file (const char *infile)
 gpg_error_t
 dearmor_file (const char *infile)
 {
-  gpg_error_t err, close_err;
+  gpg_error_t err;
   fd_stream_t in;
   reader_t raw;
-  outfile_t out;
   armor_reader_t *ar = NULL;
+  struct copy_body body = { reader_source, &raw };
   const unsigned char *start = NULL;
   size_t n = 0;
   char *outname;
   int binary;
 
-  memset (&out, 0, sizeof out);
   memset (&raw, 0, sizeof raw);
   err = open_ends (infile, ".gpg", &in, &outname);
   if (!err)
@@ -133,19 +136,10 @@ dearmor_file (const char *infile)
       status_no_armored_data ();
       err = fail (err, "dearmoring failed", "no valid OpenPGP data found");
     }
+  if (!binary)
+    body = (struct copy_body){ armor_reader_source, ar };
   if (!err)
-    err = outfile_open (&out, outname);
-  if (err)
-    goto leave;
-  if (binary)
-    err = copy_all (reader_source, &raw, fd_sink, &out.stream);
-  else
-    err = copy_all (armor_reader_source, ar, fd_sink, &out.stream);
-  close_err = outfile_close (&out, !err);
-  if (!err)
-    err = close_err;
-
- leave:
+    err = write_output (outname, ARMOR_NONE, write_copy, &body);
   armor_reader_release (ar);
   reader_release (&raw);
   free (outname);

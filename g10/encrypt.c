@@ -52,6 +52,7 @@
 #include "status.h"
 #include "skesk.h"
 #include "seipd2.h"
+#include "write-output.h"
 
 #define WHAT "encryption failed"
 
@@ -589,76 +590,80 @@ encrypt_stream (encrypt_input_t *in, sink_fn_t sink, void *sink_ctx,
 }
 
 
+/* What the body of -c's output is made of.  */
+struct encrypt_body
+{
+  encrypt_input_t *in;
+  const sf_cipher_spec_t *spec;
+  skesk_out_t *skesk;
+  sf_cipher_hd_t cipher;
+};
+
+
+/* The body of the output: the encrypted message of the encrypt_body
+ * CTX.  */
+static gpg_error_t
+write_encrypted (void *ctx, sink_fn_t sink, void *sink_ctx)
+{
+  struct encrypt_body *body = ctx;
+  gpg_error_t err;
+
+  err = encrypt_stream (body->in, sink, sink_ctx, body->spec, body->skesk,
+                        body->cipher);
+  /* Every byte is encrypted: the key schedule goes before the output
+   * is closed, not at exit.  */
+  sf_cipher_close (body->cipher);
+  body->cipher = NULL;
+  return err;
+}
+
+
 gpg_error_t
 encrypt_file (const char *infile)
 {
   gpg_error_t err;
-  const sf_cipher_spec_t *spec;
   s2k_t s2k;
   skesk_out_t skesk;
-  sf_cipher_hd_t cipher = NULL;
   encrypt_input_t in;
-  outfile_t out;
-  armor_writer_t *aw = NULL;
+  struct encrypt_body body = { &in, NULL, &skesk, NULL };
   char *outname = NULL;
-  gpg_error_t close_err;
 
-  memset (&out, 0, sizeof out);
   memset (&skesk, 0, sizeof skesk);
   err = encrypt_open_input (&in, infile);
   if (err)
     return err;
   err = outfile_name (infile, opt.armor ? ".asc" : ".gpg", &outname);
   if (!err)
-    err = find_cipher (&spec);
+    err = find_cipher (&body.spec);
   if (!err)
-    err = check_aead (spec);
+    err = check_aead (body.spec);
   if (!err)
-    err = compliance_check_encryption (spec);
+    err = compliance_check_encryption (body.spec);
   if (!err)
     {
-      extension_note_use (spec);
-      extension_warn_private_id (spec);
+      extension_note_use (body.spec);
+      extension_warn_private_id (body.spec);
       err = make_s2k (&s2k);
     }
   if (!err)
     err = outfile_check (outname);
   if (!err)
-    err = make_session_key (&skesk, spec, &s2k);
+    err = make_session_key (&skesk, body.spec, &s2k);
   if (!err && !opt.aead_algo)
     {
       /* The cipher's key schedule is all that is needed from here.  */
-      err = open_cipher (&cipher, spec, skesk.key);
+      err = open_cipher (&body.cipher, body.spec, skesk.key);
       skesk_out_release (&skesk);
     }
-  if (err)
-    goto leave;
-  log_encryption (spec, &s2k);
-
-  err = outfile_open (&out, outname);
-  if (err)
-    goto leave;
-  if (opt.armor)
-    err = armor_writer_new (&aw, ARMOR_MESSAGE, fd_sink, &out.stream);
   if (!err)
-    err = encrypt_stream (&in, aw ? armor_writer_sink : fd_sink,
-                          aw ? (void *)aw : (void *)&out.stream,
-                          spec, &skesk, cipher);
-  /* Every byte is encrypted: the key schedule goes before the output
-   * is closed, not at exit.  */
-  sf_cipher_close (cipher);
-  cipher = NULL;
-  if (!err && aw)
-    err = armor_writer_finish (aw);
-  close_err = outfile_close (&out, !err);
-  if (!err)
-    err = close_err;
+    {
+      log_encryption (body.spec, &s2k);
+      err = write_output (outname, opt.armor ? ARMOR_MESSAGE : ARMOR_NONE,
+                          write_encrypted, &body);
+    }
   if (!err)
     status_end_encryption ();
-
- leave:
-  armor_writer_release (aw);
-  sf_cipher_close (cipher);
+  sf_cipher_close (body.cipher);
   skesk_out_release (&skesk);
   free (outname);
   encrypt_close_input (&in);

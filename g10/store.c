@@ -12,7 +12,6 @@
 #include <config.h>
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "armor.h"
 #include "encrypt.h"
@@ -20,18 +19,25 @@
 #include "outfile.h"
 #include "options.h"
 #include "store.h"
+#include "write-output.h"
+
+
+/* The body of the output: the packets of IN, framed as gpg frames
+ * them.  */
+static gpg_error_t
+write_packets (void *in, sink_fn_t sink, void *sink_ctx)
+{
+  return encrypt_write_plaintext (in, 1, sink, sink_ctx);
+}
 
 
 gpg_error_t
 store_file (const char *infile)
 {
-  gpg_error_t err, close_err;
+  gpg_error_t err;
   encrypt_input_t in;
-  outfile_t out;
-  armor_writer_t *aw = NULL;
   char *outname = NULL;
 
-  memset (&out, 0, sizeof out);
   err = encrypt_open_input (&in, infile);
   if (err)
     return err;
@@ -39,22 +45,8 @@ store_file (const char *infile)
   if (!err)
     err = outfile_check (outname);
   if (!err)
-    err = outfile_open (&out, outname);
-  if (err)
-    goto leave;
-  if (opt.armor)
-    err = armor_writer_new (&aw, ARMOR_MESSAGE, fd_sink, &out.stream);
-  if (!err)
-    err = encrypt_write_plaintext (&in, 1, aw ? armor_writer_sink : fd_sink,
-                                   aw ? (void *)aw : (void *)&out.stream);
-  if (!err && aw)
-    err = armor_writer_finish (aw);
-  close_err = outfile_close (&out, !err);
-  if (!err)
-    err = close_err;
-
- leave:
-  armor_writer_release (aw);
+    err = write_output (outname, opt.armor ? ARMOR_MESSAGE : ARMOR_NONE,
+                        write_packets, &in);
   free (outname);
   encrypt_close_input (&in);
   return err;

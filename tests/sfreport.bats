@@ -10,7 +10,7 @@
 # an empty --key are refused; small ratios keep their digits; emulated
 # runs are marked; SFENC_DISABLE_HWF and the sfenc sfbench ran are
 # recorded; the page is written without gnuplot; a failing run leaves
-# nothing in TMPDIR.
+# nothing in TMPDIR, nor does one that a signal ends.
 #
 # The runs are real: cipherbench on this machine, once as it is and
 # once with SFENC_DISABLE_HWF=all, short enough for the test suite.
@@ -440,4 +440,51 @@ EOS
   [ "$status" -eq 2 ]
   [[ ${lines[-1]} == "sfreport: $T/tmp/sfreport."*"/0.svg: gnuplot broke" ]]
   [ -z "$(ls -A "$T/tmp")" ] || { ls -la "$T/tmp"; return 1; }
+}
+
+@test "sfreport: SIGTERM, SIGHUP or SIGINT while a chart is drawn leaves nothing in TMPDIR and kills it by that signal" {
+  command -v gnuplot > /dev/null || skip "NOT TESTED: gnuplot is not installed, no chart is drawn"
+  result_file "$T/a.json" cipherbench "AES=100" "CAST5=50"
+  # A gnuplot that notes what TMPDIR holds, then signals sfreport, its
+  # parent: TERM and HUP while it goes on drawing; INT to itself too,
+  # as a terminal's Ctrl-C reaches both, so that it fails.
+  local sig num
+  for sig in TERM:15 HUP:1 INT:2; do
+    num=${sig#*:}
+    sig=${sig%:*}
+    mkdir "$T/tmp-$sig"
+    if [ "$sig" = INT ]; then
+      printf '#!/bin/sh\nls "$TMPDIR" > "%s/seen"\nkill -INT $PPID $$\n' "$T"
+    else
+      printf '#!/bin/sh\nls "$TMPDIR" > "%s/seen"\nkill -%s $PPID\nexec gnuplot "$@"\n' "$T" "$sig"
+    fi > "$T/gnuplot"
+    chmod +x "$T/gnuplot"
+    # Python's return code tells death by a signal (-N) from an exit.
+    run env TMPDIR="$T/tmp-$sig" GNUPLOT="$T/gnuplot" python3 -c \
+      'import subprocess, sys; print(subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode)' \
+      "$SFREPORT" --key algo "$T/a.json" --format html
+    echo "$sig: $output"
+    [ "$output" = "-$num" ]
+    grep -qx 'sfreport\..*' "$T/seen"
+    grep -qx 'sfbench-plot\..*' "$T/seen"
+    [ -z "$(ls -A "$T/tmp-$sig")" ] || { ls -laR "$T/tmp-$sig"; return 1; }
+  done
+}
+
+@test "sfreport: SIGTERM while the page waits on a full pipe ends it at once, nothing left in TMPDIR" {
+  command -v gnuplot > /dev/null || skip "NOT TESTED: gnuplot is not installed, no chart is drawn"
+  # 200 rows: a page larger than a pipe holds.
+  result_file "$T/a.json" cipherbench $(seq 200 | sed 's/.*/A&=&/')
+  mkdir "$T/tmp"
+  # The page's first bytes come once the charts are drawn; nothing more
+  # is read, so the writing blocks.
+  run env TMPDIR="$T/tmp" python3 -c '
+import select, signal, subprocess, sys, time
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE)
+select.select([p.stdout], [], [])
+time.sleep(0.3)
+p.send_signal(signal.SIGTERM)
+print(p.wait(timeout=10))' "$SFREPORT" --key algo "$T/a.json" --format html
+  [ "$output" = "-15" ]
+  [ -z "$(ls -A "$T/tmp")" ] || { ls -laR "$T/tmp"; return 1; }
 }

@@ -21,6 +21,8 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +87,10 @@ static char *chart_dir;
 static char *charts[MAX_SOURCES];
 static size_t ncharts;
 
+/* A signal that ends the run (SIGINT, SIGTERM, SIGHUP) once caught,
+ * else 0; and whether charts are being drawn, which defers it.  */
+static volatile sig_atomic_t interrupted, drawing;
+
 
 static void
 usage (void)
@@ -119,10 +125,91 @@ remove_charts (void)
 {
   size_t i;
 
+  /* unlink, not remove: on_signal calls this.  */
   for (i = 0; i < ncharts; i++)
-    remove (charts[i]);
+    unlink (charts[i]);
   if (chart_dir)
     rmdir (chart_dir);
+}
+
+
+/* Die by SIG, as the signal's default action: the shell that ran us
+ * sees the signal, not an exit status.  */
+static void
+die_by_signal (int sig)
+{
+  signal (sig, SIG_DFL);
+  raise (sig);
+}
+
+
+/* Every exit through bench_die: no temporary file is left, and a run
+ * a signal ended dies by that signal, with no other complaint.  */
+static void
+on_die (void)
+{
+  remove_charts ();
+  if (interrupted)
+    die_by_signal (interrupted);
+}
+
+
+/* Stop here if a signal came, as bench_die would.  */
+static void
+stop_if_interrupted (void)
+{
+  if (interrupted)
+    on_die ();
+}
+
+
+/* While charts are drawn, the signal is only noted (charts[] grows,
+ * plot.c has files of its own and a gnuplot running): the run stops
+ * through on_die once the chart at hand is done, or when drawing
+ * fails (as gnuplot does when a terminal's Ctrl-C reaches it too).
+ * Afterwards the list of charts no longer changes, and the handler
+ * removes them itself, with async-signal-safe calls only, so that a
+ * run blocked on its output still ends.  */
+static void
+on_signal (int sig)
+{
+  interrupted = sig;
+  if (!drawing)
+    {
+      remove_charts ();
+      die_by_signal (sig);
+    }
+}
+
+
+/* Catch the signals that end a run, from the first temporary file
+ * on; one ignored when we started stays ignored.  */
+static void
+catch_signals (void)
+{
+  static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+  struct sigaction sa, old;
+  size_t i;
+
+  drawing = 1;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sa.sa_flags = SA_RESTART;
+  sigemptyset (&sa.sa_mask);
+  for (i = 0; i < sizeof sigs / sizeof *sigs; i++)
+    if (!sigaction (sigs[i], NULL, &old) && old.sa_handler != SIG_IGN)
+      sigaction (sigs[i], &sa, NULL);
+}
+
+
+/* The charts are drawn: from now on on_signal removes them.  */
+static void
+charts_done (void)
+{
+  /* charts[] is complete before the handler may read it.  */
+  atomic_signal_fence (memory_order_seq_cst);
+  drawing = 0;
+  stop_if_interrupted ();
 }
 
 
@@ -690,6 +777,7 @@ plot_combination (const struct combination *cb, const char *file)
   free (cats);
   free (series);
   free (values);
+  stop_if_interrupted ();
 }
 
 
@@ -763,7 +851,7 @@ main (int argc, char **argv)
   size_t c, i;
 
   bench_progname = "sfreport";
-  bench_at_die (remove_charts);
+  bench_at_die (on_die);
   parse_args (argc, argv);
   read_sources ();
   make_combinations ();
@@ -785,10 +873,12 @@ main (int argc, char **argv)
   add_sources_table (rep);
   for (c = 0; c < ncbs; c++)
     add_combined_table (rep, &cbs[c]);
+  catch_signals ();
   if (opt.plot)
     plot_combination (&cbs[0], opt.plot);
   if (opt.format == REPORT_HTML || opt.save)
     draw_page_charts (rep);
+  charts_done ();
   report_print (rep, opt.format, stdout);
   if (opt.save)
     report_save (rep, opt.save);
