@@ -21,44 +21,28 @@
 
 #define OUTPUT_LIMIT (1u << 20)
 
-/* How a reader ended.  */
-enum ending
-  {
-    ENDED_GOOD,
-    ENDED_REFUSED,
-    ENDED_AT_LIMIT
-  };
-
 static unsigned char parallel_out[OUTPUT_LIMIT];
 static unsigned char serial_out[OUTPUT_LIMIT];
 
 
-static int
+static enum fuzz_ending
 read_parallel (const uint8_t *data, size_t size, int nthreads, size_t *outlen)
 {
+  enum fuzz_ending ending = FUZZ_ENDED_REFUSED;
   fuzz_source_t src;
   pbunzip2_t *pu;
-  gpg_error_t err;
-  size_t n = 0;
 
   *outlen = 0;
   fuzz_source_init (&src, data, size);
-  err = pbunzip2_new (&pu, nthreads, fuzz_source_read, &src);
-  while (!err && *outlen < OUTPUT_LIMIT)
-    {
-      err = pbunzip2_read (pu, parallel_out + *outlen,
-                           OUTPUT_LIMIT - *outlen, &n);
-      if (!err && !n)
-        break;
-      *outlen += n;
-    }
+  if (!pbunzip2_new (&pu, nthreads, fuzz_source_read, &src))
+    ending = fuzz_read_stream (pbunzip2_read, pu, parallel_out,
+                               OUTPUT_LIMIT, outlen);
   pbunzip2_release (pu);
-  return err ? ENDED_REFUSED : *outlen < OUTPUT_LIMIT ? ENDED_GOOD
-                                                      : ENDED_AT_LIMIT;
+  return ending;
 }
 
 
-static int
+static enum fuzz_ending
 read_serial (const uint8_t *data, size_t size, size_t *outlen)
 {
   bz_stream bs;
@@ -77,16 +61,16 @@ read_serial (const uint8_t *data, size_t size, size_t *outlen)
   *outlen = OUTPUT_LIMIT - bs.avail_out;
   BZ2_bzDecompressEnd (&bs);
   if (*outlen == OUTPUT_LIMIT)
-    return ENDED_AT_LIMIT;
-  return rc == BZ_STREAM_END ? ENDED_GOOD : ENDED_REFUSED;
+    return FUZZ_ENDED_AT_LIMIT;
+  return rc == BZ_STREAM_END ? FUZZ_ENDED_GOOD : FUZZ_ENDED_REFUSED;
 }
 
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
+  enum fuzz_ending pend, send;
   size_t plen, slen;
-  int pend, send;
 
   fuzz_start ();
   if (!size)
@@ -94,12 +78,6 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   pend = read_parallel (data + 1, size - 1, 2 + (data[0] & 1), &plen);
   send = read_serial (data + 1, size - 1, &slen);
   fuzz_forget_error ();
-  if (pend != ENDED_AT_LIMIT && send != ENDED_AT_LIMIT
-      && (pend == ENDED_GOOD) != (send == ENDED_GOOD))
-    abort ();
-  if (pend == ENDED_GOOD && send == ENDED_GOOD && plen != slen)
-    abort ();
-  if (memcmp (parallel_out, serial_out, plen < slen ? plen : slen))
-    abort ();
+  fuzz_same_outcome (pend, parallel_out, plen, send, serial_out, slen);
   return 0;
 }

@@ -123,6 +123,39 @@ fuzz_drain (reader_t *r, size_t limit)
 }
 
 
+enum fuzz_ending
+fuzz_read_stream (source_fn_t source, void *ctx, unsigned char *out,
+                  size_t limit, size_t *outlen)
+{
+  gpg_error_t err = 0;
+  size_t n = 1;
+
+  for (*outlen = 0; !err && n && *outlen < limit; *outlen += n)
+    {
+      err = source (ctx, out + *outlen, limit - *outlen, &n);
+      if (err)
+        n = 0;
+    }
+  return err ? FUZZ_ENDED_REFUSED : *outlen < limit ? FUZZ_ENDED_GOOD
+                                                    : FUZZ_ENDED_AT_LIMIT;
+}
+
+
+void
+fuzz_same_outcome (enum fuzz_ending pend, const unsigned char *pout,
+                   size_t plen, enum fuzz_ending send,
+                   const unsigned char *sout, size_t slen)
+{
+  if (pend != FUZZ_ENDED_AT_LIMIT && send != FUZZ_ENDED_AT_LIMIT
+      && (pend == FUZZ_ENDED_GOOD) != (send == FUZZ_ENDED_GOOD))
+    abort ();
+  if (pend == FUZZ_ENDED_GOOD && send == FUZZ_ENDED_GOOD && plen != slen)
+    abort ();
+  if (memcmp (pout, sout, plen < slen ? plen : slen))
+    abort ();
+}
+
+
 gpg_error_t
 fuzz_decrypt (const uint8_t *data, size_t size)
 {

@@ -19,9 +19,6 @@
  */
 #include <config.h>
 
-#include <stdlib.h>
-#include <string.h>
-
 #include "fuzz.h"
 #include "inflate-engine.h"
 #include "inflate-parallel.h"
@@ -30,13 +27,6 @@
 
 /* Bits of the flag byte that answer whether the source is ready.  */
 #define READY_BITS 5
-
-enum ending
-  {
-    ENDED_GOOD,
-    ENDED_REFUSED,
-    ENDED_AT_LIMIT
-  };
 
 /* The answers to "bytes ready?", bits used in turn.  */
 typedef struct ready_pattern
@@ -49,14 +39,6 @@ static unsigned char parallel_out[OUTPUT_LIMIT];
 static unsigned char serial_out[OUTPUT_LIMIT];
 
 
-static enum ending
-ending_of (gpg_error_t err, size_t outlen)
-{
-  return err ? ENDED_REFUSED : outlen < OUTPUT_LIMIT ? ENDED_GOOD
-                                                     : ENDED_AT_LIMIT;
-}
-
-
 static int
 pattern_ready (void *ctx)
 {
@@ -66,56 +48,56 @@ pattern_ready (void *ctx)
 }
 
 
-static enum ending
+/* The readers as sources.  */
+static gpg_error_t
+parallel_source (void *ctx, unsigned char *buf, size_t size, size_t *nread)
+{
+  return inflate_parallel_read (ctx, buf, size, nread);
+}
+
+static gpg_error_t
+serial_source (void *ctx, unsigned char *buf, size_t size, size_t *nread)
+{
+  return inflate_engine_read (ctx, buf, size, nread);
+}
+
+
+static enum fuzz_ending
 read_parallel (enum inflate_impl impl, enum inflate_framing framing,
                int nthreads, unsigned int ready, const uint8_t *data,
                size_t size, size_t *outlen)
 {
+  enum fuzz_ending ending = FUZZ_ENDED_REFUSED;
   ready_pattern_t rp = { ready, 0 };
   fuzz_source_t src;
   inflate_parallel_t *pi;
-  gpg_error_t err;
-  size_t n = 0;
 
   *outlen = 0;
   fuzz_source_init (&src, data, size);
-  err = inflate_parallel_new (&pi, impl, framing, nthreads,
-                              fuzz_source_read, &src, pattern_ready, &rp);
-  while (!err && *outlen < OUTPUT_LIMIT)
-    {
-      err = inflate_parallel_read (pi, parallel_out + *outlen,
-                                   OUTPUT_LIMIT - *outlen, &n);
-      if (!err && !n)
-        break;
-      *outlen += n;
-    }
+  if (!inflate_parallel_new (&pi, impl, framing, nthreads, fuzz_source_read,
+                             &src, pattern_ready, &rp))
+    ending = fuzz_read_stream (parallel_source, pi, parallel_out,
+                               OUTPUT_LIMIT, outlen);
   inflate_parallel_release (pi);
-  return ending_of (err, *outlen);
+  return ending;
 }
 
 
-static enum ending
+static enum fuzz_ending
 read_serial (enum inflate_impl impl, enum inflate_framing framing,
              const uint8_t *data, size_t size, size_t *outlen)
 {
+  enum fuzz_ending ending = FUZZ_ENDED_REFUSED;
   fuzz_source_t src;
   inflate_engine_t *e;
-  gpg_error_t err;
-  size_t n = 0;
 
   *outlen = 0;
   fuzz_source_init (&src, data, size);
-  err = inflate_engine_new (&e, impl, framing, fuzz_source_read, &src);
-  while (!err && *outlen < OUTPUT_LIMIT)
-    {
-      err = inflate_engine_read (e, serial_out + *outlen,
-                                 OUTPUT_LIMIT - *outlen, &n);
-      if (!err && !n)
-        break;
-      *outlen += n;
-    }
+  if (!inflate_engine_new (&e, impl, framing, fuzz_source_read, &src))
+    ending = fuzz_read_stream (serial_source, e, serial_out, OUTPUT_LIMIT,
+                               outlen);
   inflate_engine_release (e);
-  return ending_of (err, *outlen);
+  return ending;
 }
 
 
@@ -124,7 +106,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   enum inflate_impl impl = INFLATE_IMPL_ZLIB;
   enum inflate_framing framing;
-  enum ending pend, send;
+  enum fuzz_ending pend, send;
   size_t plen, slen;
 
   fuzz_start ();
@@ -137,12 +119,6 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
                         data[0] >> 2 & 0x1f, data + 1, size - 1, &plen);
   send = read_serial (impl, framing, data + 1, size - 1, &slen);
   fuzz_forget_error ();
-  if (pend != ENDED_AT_LIMIT && send != ENDED_AT_LIMIT
-      && (pend == ENDED_GOOD) != (send == ENDED_GOOD))
-    abort ();
-  if (pend == ENDED_GOOD && send == ENDED_GOOD && plen != slen)
-    abort ();
-  if (memcmp (parallel_out, serial_out, plen < slen ? plen : slen))
-    abort ();
+  fuzz_same_outcome (pend, parallel_out, plen, send, serial_out, slen);
   return 0;
 }

@@ -61,6 +61,30 @@ void fuzz_source_init (fuzz_source_t *src, const uint8_t *data, size_t len);
 gpg_error_t fuzz_source_read (void *ctx, unsigned char *buf, size_t size,
                               size_t *nread);
 
+/* How a reader of a stream ended, as fuzz_read_stream read it.  */
+enum fuzz_ending
+  {
+    FUZZ_ENDED_GOOD,
+    FUZZ_ENDED_REFUSED,
+    FUZZ_ENDED_AT_LIMIT
+  };
+
+/* Read SOURCE with CTX into OUT until it ends, fails or has given
+ * LIMIT bytes, *OUTLEN of them.  */
+enum fuzz_ending fuzz_read_stream (source_fn_t source, void *ctx,
+                                   unsigned char *out, size_t limit,
+                                   size_t *outlen);
+
+/* Abort unless a reader on threads, which ended as PEND after the
+ * PLEN bytes at POUT, agrees with a serial one, SEND after SLEN at
+ * SOUT: where both ended before the limit, both refused or both gave
+ * the same number of bytes, and the bytes both gave are the same as
+ * far as both went (a serial reader may give a damaged block's first
+ * bytes, one on threads never gives a piece it doubts).  */
+void fuzz_same_outcome (enum fuzz_ending pend, const unsigned char *pout,
+                        size_t plen, enum fuzz_ending send,
+                        const unsigned char *sout, size_t slen);
+
 /* Read R to its end, or up to LIMIT bytes, and drop what was read.  */
 gpg_error_t fuzz_drain (reader_t *r, size_t limit);
 
