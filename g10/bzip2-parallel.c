@@ -1,10 +1,9 @@
 /* bzip2-parallel.c - BZIP2 compression on several threads into one stream
  *
- * The chunks live in a ring of 2 * NTHREADS + 1, numbered in input
- * order as in pdeflate.c: the writing thread fills chunk FILLING,
- * workers take the submitted chunks in order (TAKEN), and the writing
- * thread joins them into the stream in order (EMITTED), waiting for
- * the oldest only when it needs its slot back.
+ * The chunks are the jobs of a job ring (job-ring.h), numbered in
+ * input order as in pdeflate.c: the writing thread fills one, workers
+ * compress the submitted ones, and the writing thread joins them into
+ * the stream in order.
  *
  * A chunk is stored as libbz2 stores its block, after the first
  * run-length step, so that a chunk of 45 MB of one byte value takes
@@ -14,7 +13,6 @@
  */
 #include <config.h>
 
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +21,7 @@
 #include "error.h"
 #include "iobuf.h"
 #include "bzip2-stream.h"
+#include "job-ring.h"
 #include "bzip2-parallel.h"
 
 /* What a worker hands libbz2 at once, expanded from a chunk.  */
@@ -41,7 +40,6 @@ typedef struct chunk
   uint64_t block_bits;          /* Of the block in OUT after the header.  */
   uint32_t crc;                 /* The block's.  */
   gpg_error_t err;              /* A code only: the writing thread fails.  */
-  int done;                     /* Under the lock with workers.  */
 } chunk_t;
 
 /* Room for libbz2's allocations: a compressor makes 4.  */
@@ -57,11 +55,9 @@ typedef struct mem_slot
   int in_use;
 } mem_slot_t;
 
+/* What each worker of the ring keeps.  */
 typedef struct worker
 {
-  pbzip2_t *pb;
-  pthread_t thread;
-  int started;
   mem_slot_t mem[MEM_SLOTS];
   unsigned char expanded[EXPAND_SIZE];
 } worker_t;
@@ -78,18 +74,11 @@ struct pbzip2
   int run_len;
   uint32_t combined;            /* The combined CRC so far.  */
   bitbuf_t pending;             /* Stream bits not yet passed on.  */
-  chunk_t *chunks;
+  job_ring_t *ring;
+  chunk_t *chunks;              /* In the ring's slots.  */
   size_t nchunks;
-  uint64_t filling;             /* Changed by the writing thread, locked.  */
-  uint64_t emitted;             /* The writing thread's alone.  */
-  uint64_t taken;               /* Under the lock.  */
-  int stopping;                 /* Under the lock.  */
-  worker_t *inline_worker;      /* With one thread.  */
-  worker_t *workers;
+  worker_t *workers;            /* One for each worker of the ring.  */
   int nworkers;
-  pthread_mutex_t lock;
-  pthread_cond_t submitted;
-  pthread_cond_t completed;
 };
 
 
@@ -97,6 +86,14 @@ static chunk_t *
 chunk_at (pbzip2_t *pb, uint64_t seq)
 {
   return &pb->chunks[seq % pb->nchunks];
+}
+
+
+/* The chunk being filled.  */
+static chunk_t *
+chunk_filling (pbzip2_t *pb)
+{
+  return chunk_at (pb, job_ring_submitted (pb->ring));
 }
 
 
@@ -328,46 +325,13 @@ compress_chunk (pbzip2_t *pb, worker_t *w, chunk_t *ck)
 }
 
 
-static void *
-worker_main (void *arg)
+/* Compress chunk SEQ as worker WORKER: a job_run_fn_t.  */
+static void
+run_chunk (void *ctx, int worker, uint64_t seq)
 {
-  worker_t *w = arg;
-  pbzip2_t *pb = w->pb;
-  chunk_t *ck;
+  pbzip2_t *pb = ctx;
 
-  pthread_mutex_lock (&pb->lock);
-  for (;;)
-    {
-      while (!pb->stopping && pb->taken == pb->filling)
-        pthread_cond_wait (&pb->submitted, &pb->lock);
-      if (pb->stopping)
-        break;
-      ck = chunk_at (pb, pb->taken++);
-      pthread_mutex_unlock (&pb->lock);
-      compress_chunk (pb, w, ck);
-      pthread_mutex_lock (&pb->lock);
-      ck->done = 1;
-      pthread_cond_signal (&pb->completed);
-    }
-  pthread_mutex_unlock (&pb->lock);
-  return NULL;
-}
-
-
-/* Whether CK is done; with WAIT, wait until it is.  */
-static int
-chunk_is_done (pbzip2_t *pb, chunk_t *ck, int wait)
-{
-  int done;
-
-  if (!pb->nworkers)
-    return 1;
-  pthread_mutex_lock (&pb->lock);
-  while (wait && !ck->done)
-    pthread_cond_wait (&pb->completed, &pb->lock);
-  done = ck->done;
-  pthread_mutex_unlock (&pb->lock);
-  return done;
+  compress_chunk (pb, &pb->workers[worker], chunk_at (pb, seq));
 }
 
 
@@ -397,10 +361,12 @@ flush_pending (pbzip2_t *pb, int all)
 }
 
 
-/* Join the block of CK, number SEQ, to the stream.  */
+/* Join the block of chunk SEQ to the stream: a job_emit_fn_t.  */
 static gpg_error_t
-emit_chunk (pbzip2_t *pb, chunk_t *ck, uint64_t seq)
+emit_chunk (void *ctx, uint64_t seq)
 {
+  pbzip2_t *pb = ctx;
+  chunk_t *ck = chunk_at (pb, seq);
   gpg_error_t err = ck->err;
 
   if (!err)
@@ -414,37 +380,14 @@ emit_chunk (pbzip2_t *pb, chunk_t *ck, uint64_t seq)
 }
 
 
-/* Join the submitted chunks in order: those before number UNTIL,
- * waiting for them, then those already done.  */
-static gpg_error_t
-emit_chunks (pbzip2_t *pb, uint64_t until)
-{
-  gpg_error_t err;
-  chunk_t *ck;
-
-  while (pb->emitted < pb->filling)
-    {
-      ck = chunk_at (pb, pb->emitted);
-      if (!chunk_is_done (pb, ck, pb->emitted < until))
-        return 0;
-      err = emit_chunk (pb, ck, pb->emitted);
-      if (err)
-        return err;
-      pb->emitted++;
-    }
-  return 0;
-}
-
-
-/* Make chunk FILLING empty, with no run begun.  */
+/* Make the chunk being filled empty, with no run begun.  */
 static void
 start_chunk (pbzip2_t *pb)
 {
-  chunk_t *ck = chunk_at (pb, pb->filling);
+  chunk_t *ck = chunk_filling (pb);
 
   ck->len = 0;
   ck->err = 0;
-  ck->done = 0;
   pb->run_ch = NO_RUN;
   pb->run_len = 0;
 }
@@ -468,33 +411,18 @@ put_run (unsigned char *in, size_t n, int ch, int run)
 }
 
 
-/* Hand chunk FILLING over for compression and make room for the next
- * one; at the end (LAST), wait for every chunk to be joined.  */
+/* Hand the chunk being filled over for compression and make room for
+ * the next one; at the end (LAST), wait for every chunk to be
+ * joined.  */
 static gpg_error_t
 submit_chunk (pbzip2_t *pb, int last)
 {
-  chunk_t *ck = chunk_at (pb, pb->filling);
+  chunk_t *ck = chunk_filling (pb);
   gpg_error_t err;
-  uint64_t until;
 
   ck->len = put_run (ck->in, ck->len, pb->run_ch, pb->run_len);
-  if (pb->nworkers)
-    {
-      pthread_mutex_lock (&pb->lock);
-      pb->filling++;
-      pthread_cond_signal (&pb->submitted);
-      pthread_mutex_unlock (&pb->lock);
-    }
-  else
-    {
-      compress_chunk (pb, pb->inline_worker, ck);
-      pb->filling++;
-    }
-  if (last)
-    until = pb->filling;
-  else
-    until = pb->filling >= pb->nchunks ? pb->filling + 1 - pb->nchunks : 0;
-  err = emit_chunks (pb, until);
+  job_ring_submit (pb->ring);
+  err = job_ring_emit (pb->ring, last, emit_chunk, pb);
   if (!err)
     start_chunk (pb);
   return err;
@@ -543,7 +471,7 @@ pbzip2_write (void *ctx, const unsigned char *buf, size_t len)
 
   while (len && !pb->err)
     {
-      n = fill_chunk (pb, chunk_at (pb, pb->filling), buf, len);
+      n = fill_chunk (pb, chunk_filling (pb), buf, len);
       buf += n;
       len -= n;
       if (len)
@@ -560,7 +488,7 @@ pbzip2_finish (pbzip2_t *pb)
 
   if (pb->err)
     return pb->err;
-  ck = chunk_at (pb, pb->filling);
+  ck = chunk_filling (pb);
   if (ck->len || pb->run_ch != NO_RUN)
     pb->err = submit_chunk (pb, 1);
   if (!pb->err)
@@ -571,31 +499,6 @@ pbzip2_finish (pbzip2_t *pb)
     return fail (pb->err, "compression", NULL);
   pb->err = flush_pending (pb, 1);
   return pb->err;
-}
-
-
-/* Start NTHREADS workers.  */
-static gpg_error_t
-start_workers (pbzip2_t *pb, int nthreads)
-{
-  worker_t *w;
-  int i, rc;
-
-  pb->workers = calloc (nthreads, sizeof *pb->workers);
-  if (!pb->workers)
-    return fail (gpg_error_from_syserror (), "out of core", NULL);
-  pb->nworkers = nthreads;
-  for (i = 0; i < nthreads; i++)
-    {
-      w = &pb->workers[i];
-      w->pb = pb;
-      rc = pthread_create (&w->thread, NULL, worker_main, w);
-      if (rc)
-        return fail (gpg_error_from_errno (rc), "compression",
-                     "cannot start a thread: %s", strerror (rc));
-      w->started = 1;
-    }
-  return 0;
 }
 
 
@@ -615,14 +518,18 @@ pbzip2_new (pbzip2_t **r_pb, int level, int nthreads, sink_fn_t sink,
   pb->block_max = 100000 * (size_t)level - 19;
   pb->sink = sink;
   pb->sink_ctx = sink_ctx;
-  pb->nchunks = nthreads > 1 ? 2 * (size_t)nthreads + 1 : 1;
-  pthread_mutex_init (&pb->lock, NULL);
-  pthread_cond_init (&pb->submitted, NULL);
-  pthread_cond_init (&pb->completed, NULL);
   *r_pb = pb;
-  pb->chunks = calloc (pb->nchunks, sizeof *pb->chunks);
+  err = job_ring_new (&pb->ring, nthreads, run_chunk, pb, "compression");
+  if (err)
+    return err;
+  pb->workers = calloc (job_ring_workers (pb->ring), sizeof *pb->workers);
+  if (!pb->workers)
+    return fail (gpg_error_from_syserror (), "out of core", NULL);
+  pb->nworkers = job_ring_workers (pb->ring);
+  pb->chunks = calloc (job_ring_slots (pb->ring), sizeof *pb->chunks);
   if (!pb->chunks)
     return fail (gpg_error_from_syserror (), "out of core", NULL);
+  pb->nchunks = job_ring_slots (pb->ring);
   for (i = 0; i < pb->nchunks; i++)
     {
       /* A full chunk, then the last run (5 bytes) and the run the
@@ -635,11 +542,6 @@ pbzip2_new (pbzip2_t **r_pb, int level, int nthreads, sink_fn_t sink,
   err = bitbuf_put (&pb->pending, 0x425a6830 + level, BZIP2_HEADER_BITS);
   if (err)
     return fail (err, "out of core", NULL);
-  if (nthreads > 1)
-    return start_workers (pb, nthreads);
-  pb->inline_worker = calloc (1, sizeof *pb->inline_worker);
-  if (!pb->inline_worker)
-    return fail (gpg_error_from_syserror (), "out of core", NULL);
   return 0;
 }
 
@@ -652,29 +554,17 @@ pbzip2_release (pbzip2_t *pb)
 
   if (!pb)
     return;
-  pthread_mutex_lock (&pb->lock);
-  pb->stopping = 1;
-  pthread_cond_broadcast (&pb->submitted);
-  pthread_mutex_unlock (&pb->lock);
+  /* The workers are stopped before their memory goes.  */
+  job_ring_release (pb->ring);
   for (n = 0; n < pb->nworkers; n++)
-    {
-      if (pb->workers[n].started)
-        pthread_join (pb->workers[n].thread, NULL);
-      worker_release_mem (&pb->workers[n]);
-    }
-  if (pb->inline_worker)
-    worker_release_mem (pb->inline_worker);
-  for (i = 0; pb->chunks && i < pb->nchunks; i++)
+    worker_release_mem (&pb->workers[n]);
+  for (i = 0; i < pb->nchunks; i++)
     {
       free (pb->chunks[i].in);
       free (pb->chunks[i].out);
     }
   free (pb->chunks);
   free (pb->workers);
-  free (pb->inline_worker);
   bitbuf_release (&pb->pending);
-  pthread_cond_destroy (&pb->completed);
-  pthread_cond_destroy (&pb->submitted);
-  pthread_mutex_destroy (&pb->lock);
   free (pb);
 }

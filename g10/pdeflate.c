@@ -1,12 +1,9 @@
 /* pdeflate.c - deflate on several threads into one stream
  *
- * The blocks live in a ring of 2 * NTHREADS + 1 jobs, numbered in
- * input order: the writing thread fills job FILLING, workers take the
- * submitted jobs in order (TAKEN) and mark them done, and the writing
- * thread passes them to the sink in order (EMITTED), waiting for the
- * oldest only when it needs its slot back.  So the workers always
- * have a block to compress while the writing thread reads and writes,
- * and a slow block holds up the output, never the workers.
+ * The blocks are the jobs of a job ring (job-ring.h), numbered in
+ * input order: the writing thread fills one, workers compress the
+ * submitted ones, and the writing thread passes them to the sink in
+ * order.
  *
  * Each job carries its own copy of the window that precedes it (none
  * at a segment's start), so a worker never needs another job, and the
@@ -23,7 +20,6 @@
  */
 #include <config.h>
 
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +31,7 @@
 #include "compress-probe.h"
 #include "deflate-engine.h"
 #include "deflate-sparse.h"
+#include "job-ring.h"
 #include "pdeflate.h"
 
 /* ZIP is written with an 8 KiB window, as gpg writes it for old
@@ -61,21 +58,12 @@ typedef struct job
   size_t outlen;
   int last;
   enum compress_probe_verdict verdict;
-  int done;                     /* Under the lock with workers.  */
   gpg_error_t err;
   uLong adler;                  /* Of the input of the block (ZLIB).  */
   unsigned char dict[DEFLATE_DICT_MAX];
   unsigned char in[DEFLATE_BLOCK_SIZE];
   unsigned char out[DEFLATE_OUT_MAX];
 } job_t;
-
-typedef struct worker
-{
-  pdeflate_t *pd;
-  deflate_engine_t *engine;
-  pthread_t thread;
-  int started;
-} worker_t;
 
 struct pdeflate
 {
@@ -86,27 +74,27 @@ struct pdeflate
   void *sink_ctx;
   gpg_error_t err;              /* Sticky: the first error.  */
   uLong adler;                  /* Of the input written so far (ZLIB).  */
-  job_t *jobs;
-  size_t njobs;
-  uint64_t filling;             /* Changed by the writing thread, locked.  */
-  uint64_t emitted;             /* The writing thread's alone.  */
-  uint64_t taken;               /* Under the lock.  */
+  job_ring_t *ring;
+  job_t *jobs;                  /* In the ring's slots.  */
+  deflate_engine_t **engines;   /* One for each worker.  */
+  int nengines;
   uint64_t nstored;             /* Jobs emitted as stored blocks.  */
   uint64_t nsparse;             /* Jobs written by deflate_sparse.  */
-  int stopping;                 /* Under the lock.  */
-  deflate_engine_t *inline_engine;  /* With one thread.  */
-  worker_t *workers;
-  int nworkers;
-  pthread_mutex_t lock;
-  pthread_cond_t submitted;     /* Workers wait for a job.  */
-  pthread_cond_t completed;     /* The writing thread waits for one.  */
 };
 
 
 static job_t *
 job_at (pdeflate_t *pd, uint64_t seq)
 {
-  return &pd->jobs[seq % pd->njobs];
+  return &pd->jobs[seq % job_ring_slots (pd->ring)];
+}
+
+
+/* The job being filled.  */
+static job_t *
+job_filling (pdeflate_t *pd)
+{
+  return job_at (pd, job_ring_submitted (pd->ring));
 }
 
 
@@ -138,46 +126,13 @@ compress_job (pdeflate_t *pd, deflate_engine_t *engine, job_t *job)
 }
 
 
-static void *
-worker_main (void *arg)
+/* Compress job SEQ as worker WORKER: a job_run_fn_t.  */
+static void
+run_job (void *ctx, int worker, uint64_t seq)
 {
-  worker_t *w = arg;
-  pdeflate_t *pd = w->pd;
-  job_t *job;
+  pdeflate_t *pd = ctx;
 
-  pthread_mutex_lock (&pd->lock);
-  for (;;)
-    {
-      while (!pd->stopping && pd->taken == pd->filling)
-        pthread_cond_wait (&pd->submitted, &pd->lock);
-      if (pd->stopping)
-        break;
-      job = job_at (pd, pd->taken++);
-      pthread_mutex_unlock (&pd->lock);
-      compress_job (pd, w->engine, job);
-      pthread_mutex_lock (&pd->lock);
-      job->done = 1;
-      pthread_cond_signal (&pd->completed);
-    }
-  pthread_mutex_unlock (&pd->lock);
-  return NULL;
-}
-
-
-/* Whether JOB is done; with WAIT, wait until it is.  */
-static int
-job_is_done (pdeflate_t *pd, job_t *job, int wait)
-{
-  int done;
-
-  if (!pd->nworkers)
-    return 1;
-  pthread_mutex_lock (&pd->lock);
-  while (wait && !job->done)
-    pthread_cond_wait (&pd->completed, &pd->lock);
-  done = job->done;
-  pthread_mutex_unlock (&pd->lock);
-  return done;
+  compress_job (pd, pd->engines[worker], job_at (pd, seq));
 }
 
 
@@ -249,11 +204,13 @@ emit_segment_mark (pdeflate_t *pd, const job_t *job)
 }
 
 
-/* Pass JOB, number SEQ, to the sink, with the segment mark after it
- * when it ends a segment.  */
+/* Pass job SEQ to the sink, with the segment mark after it when it
+ * ends a segment: a job_emit_fn_t.  */
 static gpg_error_t
-emit_job (pdeflate_t *pd, job_t *job, uint64_t seq)
+emit_job (void *ctx, uint64_t seq)
 {
+  pdeflate_t *pd = ctx;
+  job_t *job = job_at (pd, seq);
   gpg_error_t err;
 
   err = emit_job_data (pd, job, seq);
@@ -263,82 +220,41 @@ emit_job (pdeflate_t *pd, job_t *job, uint64_t seq)
 }
 
 
-/* Pass the submitted jobs to the sink in order: those before number
- * UNTIL, waiting for them, then those already done.  */
-static gpg_error_t
-emit_jobs (pdeflate_t *pd, uint64_t until)
-{
-  gpg_error_t err;
-  job_t *job;
-
-  while (pd->emitted < pd->filling)
-    {
-      job = job_at (pd, pd->emitted);
-      if (!job_is_done (pd, job, pd->emitted < until))
-        return 0;
-      err = emit_job (pd, job, pd->emitted);
-      if (err)
-        return err;
-      pd->emitted++;
-    }
-  return 0;
-}
-
-
-/* Make job FILLING ready to be filled, with the window before it
- * unless it starts a segment.  With one thread the previous job is
- * the same one: its input is read before it is emptied.  */
+/* Make the job being filled ready, with the window before it unless
+ * it starts a segment.  With one thread the previous job is the same
+ * one: its input is read before it is emptied.  */
 static void
 start_job (pdeflate_t *pd)
 {
-  job_t *job = job_at (pd, pd->filling);
+  uint64_t seq = job_ring_submitted (pd->ring);
+  job_t *job = job_at (pd, seq);
   job_t *prev;
 
   job->dictlen = 0;
-  if (!starts_segment (pd->filling))
+  if (!starts_segment (seq))
     {
       /* All blocks but the last are full, and larger than the
        * window.  */
-      prev = job_at (pd, pd->filling - 1);
+      prev = job_at (pd, seq - 1);
       job->dictlen = (size_t)1 << pd->window_bits;
       memcpy (job->dict, prev->in + DEFLATE_BLOCK_SIZE - job->dictlen,
               job->dictlen);
     }
   job->len = 0;
-  job->done = 0;
   job->last = 0;
 }
 
 
-/* Hand job FILLING over for compression, ending the stream with it
- * when LAST, and make room for the next one.  */
+/* Hand the job being filled over for compression, ending the stream
+ * with it when LAST, and make room for the next one.  */
 static gpg_error_t
 submit_job (pdeflate_t *pd, int last)
 {
-  job_t *job = job_at (pd, pd->filling);
   gpg_error_t err;
-  uint64_t until;
 
-  job->last = last;
-  if (pd->nworkers)
-    {
-      pthread_mutex_lock (&pd->lock);
-      pd->filling++;
-      pthread_cond_signal (&pd->submitted);
-      pthread_mutex_unlock (&pd->lock);
-    }
-  else
-    {
-      compress_job (pd, pd->inline_engine, job);
-      pd->filling++;
-    }
-  /* At the end, every job must be out; before, the job that last
-   * used the slot of the next one.  */
-  if (last)
-    until = pd->filling;
-  else
-    until = pd->filling >= pd->njobs ? pd->filling + 1 - pd->njobs : 0;
-  err = emit_jobs (pd, until);
+  job_filling (pd)->last = last;
+  job_ring_submit (pd->ring);
+  err = job_ring_emit (pd->ring, last, emit_job, pd);
   if (!err && !last)
     start_job (pd);
   return err;
@@ -354,7 +270,7 @@ pdeflate_write (void *ctx, const unsigned char *buf, size_t len)
 
   while (len && !pd->err)
     {
-      job = job_at (pd, pd->filling);
+      job = job_filling (pd);
       n = DEFLATE_BLOCK_SIZE - job->len;
       if (n > len)
         n = len;
@@ -388,7 +304,7 @@ void
 pdeflate_counts (const pdeflate_t *pd, uint64_t *r_blocks,
                  uint64_t *r_stored, uint64_t *r_sparse)
 {
-  *r_blocks = pd->emitted;
+  *r_blocks = job_ring_emitted (pd->ring);
   *r_stored = pd->nstored;
   *r_sparse = pd->nsparse;
 }
@@ -413,44 +329,23 @@ pdeflate_finish (pdeflate_t *pd)
 }
 
 
-/* Make the engine of one thread for PD.  */
+/* Make the engine of each worker of the ring.  */
 static gpg_error_t
-engine_new (pdeflate_t *pd, deflate_engine_t **r_engine)
+engines_new (pdeflate_t *pd)
 {
   gpg_error_t err;
+  int i;
 
-  err = deflate_engine_new (r_engine, pd->level, pd->window_bits);
-  if (err)
-    return fail (err, "compression", "%s: %s",
-                 deflate_engine_library (pd->level), gpg_strerror (err));
-  return 0;
-}
-
-
-/* Start NTHREADS workers, each with an engine of its own.  */
-static gpg_error_t
-start_workers (pdeflate_t *pd, int nthreads)
-{
-  gpg_error_t err;
-  worker_t *w;
-  int i, rc;
-
-  pd->workers = calloc (nthreads, sizeof *pd->workers);
-  if (!pd->workers)
+  pd->engines = calloc (job_ring_workers (pd->ring), sizeof *pd->engines);
+  if (!pd->engines)
     return fail (gpg_error_from_syserror (), "out of core", NULL);
-  pd->nworkers = nthreads;
-  for (i = 0; i < nthreads; i++)
+  pd->nengines = job_ring_workers (pd->ring);
+  for (i = 0; i < pd->nengines; i++)
     {
-      w = &pd->workers[i];
-      w->pd = pd;
-      err = engine_new (pd, &w->engine);
+      err = deflate_engine_new (&pd->engines[i], pd->level, pd->window_bits);
       if (err)
-        return err;
-      rc = pthread_create (&w->thread, NULL, worker_main, w);
-      if (rc)
-        return fail (gpg_error_from_errno (rc), "compression",
-                     "cannot start a thread: %s", strerror (rc));
-      w->started = 1;
+        return fail (err, "compression", "%s: %s",
+                     deflate_engine_library (pd->level), gpg_strerror (err));
     }
   return 0;
 }
@@ -474,25 +369,20 @@ pdeflate_new (pdeflate_t **r_pd, int algo, int level, int nthreads,
   pd->sink = sink;
   pd->sink_ctx = sink_ctx;
   pd->adler = adler32 (0, NULL, 0);
-  pd->njobs = nthreads > 1 ? 2 * (size_t)nthreads + 1 : 1;
-  pthread_mutex_init (&pd->lock, NULL);
-  pthread_cond_init (&pd->submitted, NULL);
-  pthread_cond_init (&pd->completed, NULL);
   *r_pd = pd;
-  pd->jobs = malloc (pd->njobs * sizeof *pd->jobs);
+  err = job_ring_new (&pd->ring, nthreads, run_job, pd, "compression");
+  if (!err)
+    err = engines_new (pd);
+  if (err)
+    return err;
+  pd->jobs = malloc (job_ring_slots (pd->ring) * sizeof *pd->jobs);
   if (!pd->jobs)
     return fail (gpg_error_from_syserror (), "out of core", NULL);
   start_job (pd);
-  if (algo == COMPRESS_ZLIB)
-    {
-      zlib_header (hdr, level, pd->window_bits);
-      err = sink (sink_ctx, hdr, sizeof hdr);
-      if (err)
-        return err;
-    }
-  if (nthreads > 1)
-    return start_workers (pd, nthreads);
-  return engine_new (pd, &pd->inline_engine);
+  if (algo != COMPRESS_ZLIB)
+    return 0;
+  zlib_header (hdr, level, pd->window_bits);
+  return sink (sink_ctx, hdr, sizeof hdr);
 }
 
 
@@ -503,21 +393,11 @@ pdeflate_release (pdeflate_t *pd)
 
   if (!pd)
     return;
-  pthread_mutex_lock (&pd->lock);
-  pd->stopping = 1;
-  pthread_cond_broadcast (&pd->submitted);
-  pthread_mutex_unlock (&pd->lock);
-  for (i = 0; i < pd->nworkers; i++)
-    {
-      if (pd->workers[i].started)
-        pthread_join (pd->workers[i].thread, NULL);
-      deflate_engine_release (pd->workers[i].engine);
-    }
-  deflate_engine_release (pd->inline_engine);
-  free (pd->workers);
+  /* The workers are stopped before their engines go.  */
+  job_ring_release (pd->ring);
+  for (i = 0; i < pd->nengines; i++)
+    deflate_engine_release (pd->engines[i]);
+  free (pd->engines);
   free (pd->jobs);
-  pthread_cond_destroy (&pd->completed);
-  pthread_cond_destroy (&pd->submitted);
-  pthread_mutex_destroy (&pd->lock);
   free (pd);
 }
