@@ -240,7 +240,7 @@ static const struct option_def options[] =
     { O_GPGCONF_LIST, 0, "gpgconf-list", NULL,
       "the defaults gpgconf asks gpg for" },
     { O_GPGCONF_TEST, 0, "gpgconf-test", NULL,
-      "nothing to check: sfenc reads no options file" },
+      "read the options file; exit 0 if it lets sfenc start" },
 
     { 0, 0, NULL, NULL, "Commands that need keys" },
     { O_KEYS_PUBLIC, 'e', "encrypt", NULL, "encrypt to a public key" },

@@ -386,6 +386,23 @@ V
   [[ "$output" == *"ctgrind: 4 passed, 0 failed"* ]]
 }
 
+@test "modules: the template's make install refuses without a module directory, and installs into MODULEDIR" {
+  # Built against the staged header with no sfcipher.pc to ask, the
+  # module directory is empty: install must not write into DESTDIR's root.
+  my="$BATS_TEST_TMPDIR/inst"
+  cp -r "$top_srcdir/tools/module-template" "$my"
+  chmod -R u+w "$my"
+  mk=(make -s -C "$my" PKG_CONFIG=false SFCIPHER_CFLAGS=-I"$STAGE/usr/local/include")
+  "${mk[@]}"
+  run "${mk[@]}" install DESTDIR="$my/root"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"make install: no module directory: pkg-config has no sfcipher; give MODULEDIR=DIR"* ]]
+  [ ! -e "$my/root" ]
+  "${mk[@]}" install DESTDIR="$my/root" MODULEDIR=/mods
+  [ -f "$my/root/mods/example.so" ]
+  [ "$(find "$my/root" -type f | wc -l)" -eq 1 ]
+}
+
 @test "modules: newcomer, in tree: the template built in by the documented steps passes the tests" {
   # "A static module (built into sfenc)", step by step, in a copy of
   # the tree.
