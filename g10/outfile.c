@@ -145,6 +145,15 @@ outfile_name (const char *infile, const char *suffix, char **r_name)
     }
   if ((opt.output || !is_stream_name (infile)) && !*r_name)
     return fail (gpg_error_from_syserror (), "out of core", NULL);
+  /* gpg --dry-run writes to /dev/null every output but the standard
+   * output of a command that reads its standard input (-o - too).  */
+  if (opt.dry_run && *r_name)
+    {
+      free (*r_name);
+      *r_name = strdup ("/dev/null");
+      if (!*r_name)
+        return fail (gpg_error_from_syserror (), "out of core", NULL);
+    }
   return 0;
 }
 

@@ -24,7 +24,7 @@ typedef struct outfile
 
 /* The output file of INFILE into *R_NAME (malloced): -o, else as gpg
  * INFILE with SUFFIX appended; NULL for stdout, also when INFILE is a
- * stream.  */
+ * stream.  With --dry-run, as gpg, /dev/null unless NULL.  */
 gpg_error_t outfile_name (const char *infile, const char *suffix,
                           char **r_name);
 

@@ -156,11 +156,6 @@ run_command (const struct command_line *cl)
       return key_command_fail (cl->cmd_option, cl->key_command, cl->key_need,
                                cl->recipients, cl->n_recipients, cl->signer);
     case CMD_SYMMETRIC:
-      /* gpg -c --dry-run asks for the passphrase and writes nothing;
-       * sfenc does not do that yet.  */
-      if (opt.dry_run)
-        return fail (gpg_error (GPG_ERR_NOT_IMPLEMENTED), "--dry-run",
-                     "not supported with -c");
       return encrypt_file (cl->args[0]);
     case CMD_ENARMOR:
       return enarmor_file (cl->args[0]);

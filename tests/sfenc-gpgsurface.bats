@@ -160,7 +160,7 @@ make_messages () {
   [ "$status" -eq 2 ]
 }
 
-@test "gpgsurface: --dry-run: -d decrypts as gpg's does, -c is refused in one line" {
+@test "gpgsurface: --dry-run: -d decrypts as gpg's does" {
   need_gpg_2_2_40
   make_messages
   run gpg --batch --pinentry-mode loopback --passphrase s --dry-run -d "$T/m.gpg"
@@ -169,11 +169,51 @@ make_messages () {
   run "$SFENC" --batch -q --passphrase s --dry-run -d "$T/m.gpg"
   [ "$status" -eq 0 ]
   [ "$output" = hello ]
-  run "$SFENC" --batch --passphrase s --dry-run -c -o "$T/c.gpg" "$T/p"
-  [ "$status" -eq 2 ]
-  [ "${#lines[@]}" -eq 1 ]
-  [[ $output == "sfenc: --dry-run: not supported with -c"* ]]
-  [ ! -e "$T/c.gpg" ]
+}
+
+# Run $1 (gpg or sfenc) with --dry-run and the rest: its status lines
+# to dry.status, its standard output to dry.out.
+dry_run () {
+  local prog=$1
+  shift
+  if [ "$prog" = gpg ]; then
+    gpg --batch --pinentry-mode loopback --passphrase s --dry-run \
+      --status-file "$T/dry.status" "$@" > "$T/dry.out" 2> /dev/null
+  else
+    "$SFENC" --batch --passphrase s --dry-run \
+      --status-file "$T/dry.status" "$@" > "$T/dry.out" 2> /dev/null
+  fi
+}
+
+@test "gpgsurface: --dry-run with -c, --store, --enarmor and --dearmor makes and replaces no file, as gpg's" {
+  need_gpg_2_2_40
+  make_messages
+  local prog cmd in
+  for prog in gpg sfenc; do
+    for cmd in -c --store --enarmor --dearmor; do
+      in=$T/p
+      [ "$cmd" = --dearmor ] && in=$T/m.asc
+      # The file it would write, and -o FILE: none is made, and one
+      # that exists is neither replaced nor refused.
+      rm -f "$in.gpg" "$in.asc" "$T/o.out"
+      dry_run "$prog" "$cmd" "$in" || { echo "$prog $cmd FILE failed"; return 1; }
+      [ ! -e "$in.gpg" ] && [ ! -e "$in.asc" ] && [ ! -s "$T/dry.out" ]
+      echo precious > "$T/o.out"
+      dry_run "$prog" "$cmd" -o "$T/o.out" "$in" || { echo "$prog $cmd -o failed"; return 1; }
+      [ "$(cat "$T/o.out")" = precious ]
+      # From the standard input, to the standard output: written,
+      # unless -o - says so.
+      dry_run "$prog" "$cmd" < "$in"
+      [ -s "$T/dry.out" ] || { echo "$prog $cmd: nothing on stdout"; return 1; }
+      dry_run "$prog" "$cmd" -o - < "$in"
+      [ ! -s "$T/dry.out" ] || { echo "$prog $cmd -o -: wrote stdout"; return 1; }
+    done
+    # -c asks for the passphrase and reports the encryption.
+    dry_run "$prog" -c "$T/p"
+    grep -v '^\[GNUPG:\] KEY_CONSIDERED' "$T/dry.status" > "$T/status.$prog"
+  done
+  diff "$T/status.gpg" "$T/status.sfenc"
+  grep -q '^\[GNUPG:\] END_ENCRYPTION' "$T/status.sfenc"
 }
 
 @test "gpgsurface: tomb's --no-mdc-warning changes nothing, as in gpg" {
