@@ -82,6 +82,12 @@ gpg_error_t sf_table_find (const char *algo, const char *impl,
 gpg_error_t sf_table_find_id (int openpgp_id, const char *impl,
                               const sf_cipher_spec_t **r_spec);
 
+/* The standard OpenPGP cipher id gpg 2.2 reads NAME as: "S" and the
+ * id ("S9"), or a name libgcrypt knows one of the registry's ciphers
+ * by, aliases included ("AES-256"); 0 when gpg reads none.  The
+ * cipher need not be registered here (CAMELLIA128).  */
+int sf_openpgp_cipher_id (const char *name);
+
 /* True when ID is one of OpenPGP's private and experimental cipher
  * ids, SF_OPENPGP_PRIVATE_FIRST to SF_OPENPGP_PRIVATE_LAST.  */
 int sf_openpgp_id_private (int id);

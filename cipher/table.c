@@ -702,6 +702,29 @@ openpgp_gcry_name (int id)
 }
 
 
+int
+sf_openpgp_cipher_id (const char *name)
+{
+  char *end;
+  long id;
+  int algo;
+  size_t i;
+
+  if ((name[0] == 'S' || name[0] == 's') && name[1] >= '0'
+      && name[1] <= '9')
+    {
+      id = strtol (name + 1, &end, 10);
+      return !*end && id < 1000 && openpgp_gcry_name (id) ? id : 0;
+    }
+  algo = gcry_cipher_map_name (name);
+  for (i = 0; algo && i < sizeof openpgp_ciphers / sizeof *openpgp_ciphers;
+       i++)
+    if (gcry_cipher_map_name (openpgp_ciphers[i].gcry_name) == algo)
+      return openpgp_ciphers[i].id;
+  return 0;
+}
+
+
 /* Refuse SPEC when its block and key lengths are not BLOCKSIZE and
  * KEYLEN, those of CLAIM, the algorithm it claims to be.  */
 static gpg_error_t

@@ -179,8 +179,17 @@ find_cipher (const sf_cipher_spec_t **r_spec)
                      : *opt.personal_cipher ? opt.personal_cipher
                      : opt.s2k_cipher_algo ? opt.s2k_cipher_algo : "AES256";
   gpg_error_t err;
+  int id;
 
   err = sf_table_find (algo, opt.cipher_impl, r_spec);
+  /* gpg's names the table has not: "S9", libgcrypt's aliases.  */
+  id = gpg_err_code (err) == GPG_ERR_CIPHER_ALGO
+       ? sf_openpgp_cipher_id (algo) : 0;
+  if (id)
+    err = sf_table_find_id (id, opt.cipher_impl, r_spec);
+  if (id && gpg_err_code (err) == GPG_ERR_CIPHER_ALGO)
+    return fail (err, option, "%s is OpenPGP's cipher %d, which no module"
+                 " here has (see --list-ciphers)", algo, id);
   switch (gpg_err_code (err))
     {
     case 0:

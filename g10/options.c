@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "algo-names.h"
 #include "argon2.h"
 #include "clock.h"
 #include "compliance.h"
@@ -149,6 +150,8 @@ enum opt_id
     O_PASSPHRASE_REPEAT,
     O_PERSONAL_CIPHER_PREFS,
     O_PERSONAL_COMPRESS_PREFS,
+    O_PERSONAL_DIGEST_PREFS,
+    O_CERT_DIGEST_ALGO,
     O_DISABLE_CIPHER_ALGO,
     /* Armor, literal data and files (issue 41).  */
     O_ENARMOR,
@@ -561,9 +564,9 @@ static const struct option_def options[] =
       "the first of LIST is the compression without --compress-algo" },
     { O_PERSONAL_COMPRESS_PREFS, 0, "personal-compress-prefs", "LIST",
       "the same as --personal-compress-preferences" },
-    { O_GPG_NOOP_ARG, 0, "personal-digest-preferences", "LIST",
-      "accepted for gpg; gpg -c does not use it either" },
-    { O_GPG_NOOP_ARG, 0, "personal-digest-prefs", "LIST",
+    { O_PERSONAL_DIGEST_PREFS, 0, "personal-digest-preferences", "LIST",
+      "checked as gpg checks it; gpg -c does not use it either" },
+    { O_PERSONAL_DIGEST_PREFS, 0, "personal-digest-prefs", "LIST",
       "the same as --personal-digest-preferences" },
     { O_PASSPHRASE_FD, 0, "passphrase-fd", "N",
       "read the passphrase from file descriptor N" },
@@ -724,7 +727,8 @@ static const struct option_def options[] =
     { O_GPG_NOOP, 0, "disable-ccid", NULL,
       "smartcards (obsolete in gpg too)" },
     { O_GPG_NOOP_ARG, 0, "limit-card-insert-tries", "N", "smartcards" },
-    { O_GPG_NOOP_ARG, 0, "cert-digest-algo", "NAME", "key signatures" },
+    { O_CERT_DIGEST_ALGO, 0, "cert-digest-algo", "NAME",
+      "key signatures; the name is checked as gpg checks it" },
     { O_GPG_NOOP_ARG, 0, "cert-notation", "NOTATION", "key signatures" },
     { O_GPG_NOOP_ARG, 0, "cert-policy-url", "URL", "key signatures" },
     { O_GPG_NOOP, 0, "ask-cert-expire", NULL, "key signatures" },
@@ -1100,6 +1104,19 @@ set_log_fd (int fd)
 
 
 gpg_error_t
+options_check_ciphers (void)
+{
+  gpg_error_t err = 0;
+
+  if (opt.cipher_algo)
+    err = algo_check_cipher_name ("--cipher-algo", opt.cipher_algo);
+  if (!err && opt.s2k_cipher_algo)
+    err = algo_check_cipher_name ("--s2k-cipher-algo", opt.s2k_cipher_algo);
+  return err;
+}
+
+
+gpg_error_t
 options_open_files (void)
 {
   gpg_error_t err = 0;
@@ -1201,63 +1218,50 @@ set_pinentry_mode (const char *name, const char *arg)
 }
 
 
-/* Copy the first item of gpg's preference list LIST, whose items are
- * separated by blanks or commas, to ITEM of SIZE bytes; an empty list
- * and gpg's "none" give "".  */
+/* --personal-cipher-preferences: gpg -c encrypts with the first
+ * cipher of the list, kept as gpg writes its id ("S9").  */
 static gpg_error_t
-first_preference (const char *name, const char *list, char *item,
-                  size_t size)
+set_personal_cipher (const char *name, const char *list)
 {
-  size_t len;
+  gpg_error_t err;
+  int id;
 
-  list += strspn (list, " ,");
-  len = strcspn (list, " ,");
-  if (len >= size)
-    return usage_error (name, "invalid item '%.*s' in preference string",
-                        (int)len, list);
-  memcpy (item, list, len);
-  item[len] = 0;
-  if (!strcasecmp (item, "none"))
-    *item = 0;
+  err = algo_prefs_first (name, list, PREF_CIPHER, &id);
+  if (err)
+    return err;
+  *opt.personal_cipher = 0;
+  if (id > 0)
+    snprintf (opt.personal_cipher, sizeof opt.personal_cipher, "S%d", id);
   return 0;
 }
 
 
-/* --personal-cipher-preferences: gpg -c encrypts with the first
- * cipher, written as a name or "S" and its id ("S9").  */
+/* --personal-digest-preferences (ID) and --cert-digest-algo: nothing
+ * here hashes by them, but gpg refuses a name it cannot read.  */
 static gpg_error_t
-set_personal_cipher (const char *name, const char *list)
+check_digest_option (enum opt_id id, const char *name, const char *arg)
 {
-  char *item = opt.personal_cipher;
-  gpg_error_t err;
+  const char *digest;
+  int first;
 
-  err = first_preference (name, list, item, sizeof opt.personal_cipher);
-  /* The id alone is what the cipher table looks up by number.  */
-  if (!err && (*item == 'S' || *item == 's') && item[1] >= '0'
-      && item[1] <= '9')
-    memmove (item, item + 1, strlen (item));
-  return err;
+  if (id == O_PERSONAL_DIGEST_PREFS)
+    return algo_prefs_first (name, arg, PREF_DIGEST, &first);
+  return set_digest_algo (&digest, name, arg);
 }
 
 
 /* --personal-compress-preferences: gpg -c compresses with the first
- * algorithm unless --compress-algo is given; "uncompressed" is
- * none.  */
+ * algorithm of the list unless --compress-algo is given.  */
 static gpg_error_t
 set_personal_compress (const char *name, const char *list)
 {
-  char item[32];
   gpg_error_t err;
+  int id;
 
-  err = first_preference (name, list, item, sizeof item);
-  if (err || !*item)
-    return err;
-  personal_compress = strcasecmp (item, "uncompressed")
-                      ? compress_algo_from_name (item) : COMPRESS_NONE;
-  if (personal_compress < 0)
-    return usage_error (name, "invalid item '%s' in preference string",
-                        item);
-  return 0;
+  err = algo_prefs_first (name, list, PREF_COMPRESS, &id);
+  if (!err && id >= 0)
+    personal_compress = id;
+  return err;
 }
 
 
@@ -1549,6 +1553,9 @@ apply_argument (struct command_line *cl, enum opt_id id, const char *name,
       return set_personal_cipher (name, arg);
     case O_PERSONAL_COMPRESS_PREFS:
       return set_personal_compress (name, arg);
+    case O_PERSONAL_DIGEST_PREFS:
+    case O_CERT_DIGEST_ALGO:
+      return check_digest_option (id, name, arg);
     case O_COMPRESS_ALGO:
       compress_algo_given = 1;
       opt.compress_algo = compress_algo_from_name (arg);

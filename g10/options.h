@@ -151,6 +151,11 @@ gpg_error_t option_apply_named (struct command_line *cl, const char *name,
  * --status-file, --command-file.  */
 gpg_error_t options_open_files (void);
 
+/* Once the modules are loaded: refuse the names of --cipher-algo and
+ * --s2k-cipher-algo that neither gpg reads nor the cipher table has,
+ * whatever the command, as gpg refuses them.  */
+gpg_error_t options_check_ciphers (void);
+
 /* --help: the usage and the options, by group.  */
 void show_help (void);
 

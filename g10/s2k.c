@@ -21,20 +21,21 @@
 #include "s2k.h"
 #include "argon2.h"
 
+/* OpenPGP's hashes by the names gpg 2.2 reads: libgcrypt's, with no
+ * alias ("SHA-256" and "RMD160" are refused, as gpg refuses them).  */
 static const struct
 {
   int algo;
   const char *name;
-  const char *alias;
 } digest_names[] =
   {
-    { GCRY_MD_MD5, "MD5", NULL },
-    { GCRY_MD_SHA1, "SHA1", "SHA-1" },
-    { GCRY_MD_RMD160, "RIPEMD160", "RMD160" },
-    { GCRY_MD_SHA256, "SHA256", "SHA-256" },
-    { GCRY_MD_SHA384, "SHA384", "SHA-384" },
-    { GCRY_MD_SHA512, "SHA512", "SHA-512" },
-    { GCRY_MD_SHA224, "SHA224", "SHA-224" }
+    { GCRY_MD_MD5, "MD5" },
+    { GCRY_MD_SHA1, "SHA1" },
+    { GCRY_MD_RMD160, "RIPEMD160" },
+    { GCRY_MD_SHA256, "SHA256" },
+    { GCRY_MD_SHA384, "SHA384" },
+    { GCRY_MD_SHA512, "SHA512" },
+    { GCRY_MD_SHA224, "SHA224" }
   };
 
 #define N_DIGESTS (sizeof digest_names / sizeof *digest_names)
@@ -65,12 +66,13 @@ digest_algo_from_name (const char *name)
   long id;
 
   for (i = 0; i < N_DIGESTS; i++)
-    if (!strcasecmp (name, digest_names[i].name)
-        || (digest_names[i].alias
-            && !strcasecmp (name, digest_names[i].alias)))
+    if (!strcasecmp (name, digest_names[i].name))
       return digest_names[i].algo;
-  id = strtol (name, &end, 10);
-  if (*name && !*end && digest_algo_supported (id))
+  /* As gpg: H and the id ("H8"), not the id alone.  */
+  if ((name[0] != 'H' && name[0] != 'h') || name[1] < '0' || name[1] > '9')
+    return 0;
+  id = strtol (name + 1, &end, 10);
+  if (!*end && digest_algo_supported (id))
     return id;
   return 0;
 }

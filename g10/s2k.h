@@ -25,7 +25,8 @@ typedef struct s2k
   unsigned char argon2_t, argon2_p, argon2_m;
 } s2k_t;
 
-/* Map a hash name (or OpenPGP id in decimal) to its id; 0 if unknown.  */
+/* The OpenPGP id of the hash NAME as gpg reads it, its name or H and
+ * its id ("H8"); 0 if unknown.  */
 int digest_algo_from_name (const char *name);
 const char *digest_algo_name (int algo);
 /* True for the hashes the S2K may use here.  */

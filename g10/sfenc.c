@@ -250,6 +250,9 @@ main (int argc, char **argv)
     return 0;
   if (!err)
     err = start_libraries (&cl);
+  /* gpg reads the names before --version could see them.  */
+  if (!err && cl.cmd != CMD_VERSION && cl.cmd != CMD_LIST_CIPHERS)
+    err = options_check_ciphers ();
   if (err)
     {
       fail_print (err, "sfenc");

@@ -383,3 +383,78 @@ without_mlock () {
   "$SFENC" --batch --passphrase s --preserve-permissions -c -o "$T/s.gpg" "$T/p"
   "$SFENC" --batch --passphrase s -d "$T/s.gpg" 2> /dev/null | cmp - "$T/p"
 }
+
+# The ids gpg --list-packets shows for message $1: the SKESK's cipher
+# and the compression algorithm, if any.
+cipher_and_compression () {
+  gpg --batch --pinentry-mode loopback --passphrase s --list-packets "$1" \
+    2> /dev/null | grep -o 'cipher [0-9]*\|compressed packet: algo=[0-9]' \
+    | tr '\n' ' '
+}
+
+@test "gpgsurface: algorithm names and preference strings are read, and refused, as gpg reads them" {
+  need_gpg_2_2_40
+  make_messages
+  local case prog gpg_status cmd
+  while IFS= read -r case; do
+    [ -n "$case" ] || continue
+    # shellcheck disable=SC2086
+    set -- $case
+    # Decrypting: gpg refuses a name it cannot read with any command.
+    gpg_status=0
+    gpg --batch --pinentry-mode loopback --passphrase s "$@" \
+      -d "$T/m.gpg" > /dev/null 2>&1 || gpg_status=$?
+    run "$SFENC" --batch -q --passphrase s "$@" -d "$T/m.gpg"
+    echo "$case: -d: gpg $gpg_status, sfenc $status: $output"
+    if [ "$gpg_status" -ne 0 ]; then
+      [ "$status" -eq 2 ]
+      [ "${#lines[@]}" -eq 1 ]
+      [[ $output == "sfenc: --"* ]]
+      continue
+    fi
+    [ "$status" -eq 0 ]
+    # Encrypting: the same cipher and compression as gpg's.
+    for prog in gpg sfenc; do
+      if [ "$prog" = gpg ]; then
+        cmd=(gpg --batch --pinentry-mode loopback)
+      else
+        cmd=("$SFENC" --batch)
+      fi
+      "${cmd[@]}" --passphrase s "$@" -c -o "$T/c.$prog" --yes "$T/p" \
+        2> /dev/null
+    done
+    [ "$(cipher_and_compression "$T/c.gpg")" = "$(cipher_and_compression "$T/c.sfenc")" ] \
+      || { echo "$case: gpg $(cipher_and_compression "$T/c.gpg"), sfenc $(cipher_and_compression "$T/c.sfenc")"; return 1; }
+  done <<'CASES'
+--cipher-algo NOPE
+--cipher-algo S9
+--cipher-algo s3
+--cipher-algo AES-256
+--cipher-algo RIJNDAEL
+--cipher-algo 3des
+--cipher-algo TWOFISH128
+--cipher-algo S5
+--s2k-cipher-algo NOPE
+--s2k-cipher-algo AES128
+--s2k-digest-algo H8
+--s2k-digest-algo h2
+--s2k-digest-algo SHA-256
+--s2k-digest-algo 8
+--s2k-digest-algo RMD160
+--cert-digest-algo NOPE
+--cert-digest-algo SHA512
+--personal-cipher-preferences NOPE
+--personal-cipher-preferences S9,S7
+--personal-cipher-preferences Z1,AES128
+--personal-cipher-preferences AES256,AES256
+--personal-cipher-preferences TWOFISH128
+--personal-cipher-preferences none
+--personal-cipher-preferences aead
+--personal-compress-preferences S9,Z2
+--personal-compress-preferences zip,NOPE
+--personal-compress-preferences uncompressed,zip
+--personal-compress-preferences Z4
+--personal-digest-preferences NOPE
+--personal-digest-preferences Z1,S9,H8,mdc,no-ks-modify
+CASES
+}
