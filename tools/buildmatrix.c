@@ -547,7 +547,9 @@ discover_compilers (void)
             names[n++] = bench_xasprintf ("%s/%s", dir, e->d_name);
           }
       closedir (d);
-      qsort (names, n, sizeof *names, compare_names);
+      /* qsort's array must not be NULL, even when empty (C11 7.22.5).  */
+      if (n)
+        qsort (names, n, sizeof *names, compare_names);
       for (i = 0; i < n; i++)
         {
           add_compiler (names[i], 0);

@@ -1051,7 +1051,9 @@ list_tree (const char *root, struct file_list *l)
   collecting = l;
   nftw (root, collect_file, 32, FTW_PHYS);
   collecting = NULL;
-  qsort (l->paths, l->n, sizeof *l->paths, compare_paths);
+  /* qsort's array must not be NULL, even when empty (C11 7.22.5).  */
+  if (l->n)
+    qsort (l->paths, l->n, sizeof *l->paths, compare_paths);
 }
 
 static void
