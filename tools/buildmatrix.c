@@ -1969,6 +1969,7 @@ main (int argc, char **argv)
   report_print (rep, opt.format, stdout);
   if (opt.save)
     report_save (rep, opt.save);
+  report_free (rep);
   for (i = 0; i < nbuilds; i++)
     failed |= builds[i].state != B_OK;
   return failed;

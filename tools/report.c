@@ -73,6 +73,38 @@ report_new (const char *tool)
   return rep;
 }
 
+static void
+free_table (report_table_t *tab)
+{
+  size_t i;
+
+  for (i = 0; i < tab->nrows * MAX_COLUMNS; i++)
+    free (tab->cells[i].str);
+  free (tab->cells);
+  free (tab);
+}
+
+void
+report_free (report_t *rep)
+{
+  report_table_t *tab, *next;
+  size_t i;
+
+  for (tab = rep->tables; tab; tab = next)
+    {
+      next = tab->next;
+      free_table (tab);
+    }
+  for (i = 0; i < rep->nnotes; i++)
+    free (rep->notes[i]);
+  free (rep->notes);
+  for (i = 0; i < rep->ncharts; i++)
+    free (rep->charts[i]);
+  free (rep->charts);
+  provenance_free (&rep->prov);
+  free (rep);
+}
+
 void
 report_provenance (report_t *rep, int argc, char **argv)
 {

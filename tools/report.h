@@ -42,6 +42,9 @@ typedef struct report_table report_table_t;
 
 report_t *report_new (const char *tool);
 
+/* Free REP, its tables and everything they hold.  */
+void report_free (report_t *rep);
+
 /* Record where the results come from (provenance.h) for the command
  * ARGV of ARGC words; printed in every format but CSV.  */
 void report_provenance (report_t *rep, int argc, char **argv);

@@ -2259,5 +2259,6 @@ main (int argc, char **argv)
   report_print (rep, opt.format, stdout);
   if (opt.save)
     report_save (rep, opt.save);
+  report_free (rep);
   return 0;
 }
