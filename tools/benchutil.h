@@ -34,7 +34,8 @@ char *bench_xasprintf (const char *fmt, ...)
   __attribute__ ((format (printf, 1, 2)));
 
 /* Split the comma-separated LIST into a NULL-terminated array of
- * non-empty items; *R_N (if not NULL) gets the count.  */
+ * non-empty items; *R_N (if not NULL) gets the count.  One free of
+ * the array releases it and the items.  */
 char **bench_split_list (const char *list, size_t *r_n);
 
 /* The median of the N values at V (N >= 1); sorts V.  */

@@ -1729,20 +1729,21 @@ static void
 parse_variants (const char *option, const char *val)
 {
   char **items = bench_split_list (val, NULL);
-  size_t v;
+  size_t i, v;
 
   memset (opt.variant_on, 0, sizeof opt.variant_on);
-  for (; *items; items++)
+  for (i = 0; items[i]; i++)
     {
       int found = 0;
 
       for (v = 0; v < N_STD_VARIANTS; v++)
-        if (!strcasecmp (*items, "all")
-            || !strcasecmp (*items, std_variants[v].id))
+        if (!strcasecmp (items[i], "all")
+            || !strcasecmp (items[i], std_variants[v].id))
           opt.variant_on[v] = found = 1;
       if (!found)
         bench_die (option, "O2, native, lto, pgo or all expected");
     }
+  free (items);
 }
 
 static void
@@ -1768,6 +1769,7 @@ parse_sizes (const char *option, const char *val)
   /* The swept builds are in the matrix too.  */
   opt.sizes_text = bench_xasprintf ("%s%s", val,
                                     has_matrix ? "" : "," MATRIX_BYTES_TEXT);
+  free (items);
 }
 
 static int

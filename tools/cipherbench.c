@@ -861,27 +861,30 @@ parse_sizes (const char *option, const char *val)
       opt.sizes[i] = (size_t) v;
     }
   opt.nsizes = n;
+  free (items);
 }
 
 static void
 parse_modes (const char *option, const char *val)
 {
   char **items = bench_split_list (val, NULL);
-  size_t m;
+  size_t i, m;
 
   memset (opt.mode_on, 0, sizeof opt.mode_on);
-  for (; *items; items++)
+  for (i = 0; items[i]; i++)
     {
       int found = 0;
 
       for (m = 0; m < N_MODES; m++)
-        if (!strcasecmp (*items, "all") || !strcasecmp (*items, modes[m].name))
+        if (!strcasecmp (items[i], "all")
+            || !strcasecmp (items[i], modes[m].name))
           opt.mode_on[m] = found = 1;
       if (!found)
         bench_die (option, "ecb, cbc-enc, cbc-dec, cfb-enc, cfb-dec, ctr,"
                    " ofb, openpgp-cfb, ocb-enc, ocb-dec, eax-enc, eax-dec,"
                    " gcm-enc, gcm-dec or all expected");
     }
+  free (items);
 }
 
 static void
