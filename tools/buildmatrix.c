@@ -1618,9 +1618,11 @@ add_pgo_table (report_t *rep)
             c_mode = report_add_column (tab, "mode", "MODE", REPORT_STR, 0, 0);
             for (s = 0; s < opt.nsizes; s++)
               {
-                int c = report_add_column
-                  (tab, bench_xasprintf ("x%zu", opt.sizes[s]),
-                   bench_xasprintf ("%zu", opt.sizes[s]), REPORT_RATIO, 2, 0);
+                char key[32];
+                int c;
+
+                snprintf (key, sizeof key, "x%zu", opt.sizes[s]);
+                c = report_add_column (tab, key, key + 1, REPORT_RATIO, 2, 0);
 
                 if (!s)
                   first = c;

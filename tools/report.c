@@ -24,8 +24,8 @@
 
 struct column
 {
-  const char *key;
-  const char *header;
+  char *key;                    /* Copies of the caller's.  */
+  char *header;
   enum report_col_kind kind;
   int decimals;
   unsigned int flags;
@@ -77,7 +77,13 @@ static void
 free_table (report_table_t *tab)
 {
   size_t i;
+  int c;
 
+  for (c = 0; c < tab->ncols; c++)
+    {
+      free (tab->cols[c].key);
+      free (tab->cols[c].header);
+    }
   for (i = 0; i < tab->nrows * MAX_COLUMNS; i++)
     free (tab->cells[i].str);
   free (tab->cells);
@@ -230,8 +236,8 @@ report_add_column (report_table_t *tab, const char *key, const char *header,
   if (tab->ncols == MAX_COLUMNS)
     bench_die (key, "too many report columns");
   col = &tab->cols[tab->ncols];
-  col->key = key;
-  col->header = header;
+  col->key = bench_xstrdup (key);
+  col->header = bench_xstrdup (header);
   col->kind = kind;
   col->decimals = decimals;
   col->flags = flags;

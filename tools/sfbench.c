@@ -1346,6 +1346,17 @@ struct rate_cols
   int ratio[N_TOOLS], ratio_net[N_TOOLS], ratio_net_ok[N_TOOLS];
 };
 
+/* report_add_column with KEY made by bench_xasprintf, freed here.  */
+static int
+add_made_column (report_table_t *tab, char *key, const char *header,
+                 enum report_col_kind kind, int decimals, unsigned int flags)
+{
+  int col = report_add_column (tab, key, header, kind, decimals, flags);
+
+  free (key);
+  return col;
+}
+
 static void
 add_rate_columns (report_table_t *tab, struct rate_cols *k)
 {
@@ -1357,30 +1368,32 @@ add_rate_columns (report_table_t *tab, struct rate_cols *k)
       const char *n = tool_names[t];
       unsigned int peer = t == T_SFENC ? 0 : REPORT_DETAIL;
       unsigned int ossl = t == T_OPENSSL ? REPORT_DETAIL : 0;
+      char net[40], ratio[40], ratio_net[40];
 
-      k->mibs[t] = report_add_column (tab, bench_xasprintf ("%s_mibs", n),
-                                      n, REPORT_NUM, 1, 0);
-      k->mbits[t] = report_add_column (tab, bench_xasprintf ("%s_mbits", n),
-                                       "Mbit/s", REPORT_NUM, 0, peer);
-      k->min[t] = report_add_column (tab, bench_xasprintf ("%s_min_mibs", n),
-                                     "min", REPORT_NUM, 1, peer);
-      k->max[t] = report_add_column (tab, bench_xasprintf ("%s_max_mibs", n),
-                                     "max", REPORT_NUM, 1, peer);
-      k->net[t] = report_add_column (tab, bench_xasprintf ("%s_net_mibs", n),
-                                     t ? bench_xasprintf ("%s-net", n)
-                                     : "net", REPORT_NUM, 1, ossl);
-      k->net_ok[t] = report_add_column
+      snprintf (net, sizeof net, "%s-net", n);
+      snprintf (ratio, sizeof ratio, "x%s", n);
+      snprintf (ratio_net, sizeof ratio_net, "x%s-net", n);
+      k->mibs[t] = add_made_column (tab, bench_xasprintf ("%s_mibs", n),
+                                    n, REPORT_NUM, 1, 0);
+      k->mbits[t] = add_made_column (tab, bench_xasprintf ("%s_mbits", n),
+                                     "Mbit/s", REPORT_NUM, 0, peer);
+      k->min[t] = add_made_column (tab, bench_xasprintf ("%s_min_mibs", n),
+                                   "min", REPORT_NUM, 1, peer);
+      k->max[t] = add_made_column (tab, bench_xasprintf ("%s_max_mibs", n),
+                                   "max", REPORT_NUM, 1, peer);
+      k->net[t] = add_made_column (tab, bench_xasprintf ("%s_net_mibs", n),
+                                   t ? net : "net", REPORT_NUM, 1, ossl);
+      k->net_ok[t] = add_made_column
         (tab, bench_xasprintf ("%s_net_reliable", n), "reliable",
          REPORT_BOOL, 0, REPORT_DETAIL);
       if (t == T_SFENC)
         continue;
-      k->ratio[t] = report_add_column (tab, bench_xasprintf ("ratio_%s", n),
-                                       bench_xasprintf ("x%s", n),
-                                       REPORT_RATIO, 2, 0);
-      k->ratio_net[t] = report_add_column
-        (tab, bench_xasprintf ("ratio_%s_net", n),
-         bench_xasprintf ("x%s-net", n), REPORT_RATIO, 2, ossl);
-      k->ratio_net_ok[t] = report_add_column
+      k->ratio[t] = add_made_column (tab, bench_xasprintf ("ratio_%s", n),
+                                     ratio, REPORT_RATIO, 2, 0);
+      k->ratio_net[t] = add_made_column
+        (tab, bench_xasprintf ("ratio_%s_net", n), ratio_net, REPORT_RATIO,
+         2, ossl);
+      k->ratio_net_ok[t] = add_made_column
         (tab, bench_xasprintf ("ratio_%s_net_reliable", n), "reliable",
          REPORT_BOOL, 0, REPORT_DETAIL);
     }
@@ -1454,19 +1467,24 @@ add_usage_columns (report_table_t *tab, struct usage_cols *k)
       const char *n = metric_names[m], *u = metric_units[m];
       int d = metric_decimals[m];
 
-      k->median[m] = report_add_column
+      k->median[m] = add_made_column
         (tab, bench_xasprintf ("%s_median_%s", n, u), n, REPORT_NUM, d, 0);
-      k->min[m] = report_add_column
+      k->min[m] = add_made_column
         (tab, bench_xasprintf ("%s_min_%s", n, u), "min", REPORT_NUM, d, 0);
-      k->max[m] = report_add_column
+      k->max[m] = add_made_column
         (tab, bench_xasprintf ("%s_max_%s", n, u), "max", REPORT_NUM, d, 0);
     }
   k->fixed = report_add_column (tab, "fixed_user_s", "fixed", REPORT_NUM, 3,
                                 0);
   for (m = 0; m < N_METRICS; m++)
-    k->ratio[m] = report_add_column
-      (tab, bench_xasprintf ("ratio_%s", metric_names[m]),
-       bench_xasprintf ("x%s", metric_names[m]), REPORT_RATIO, 2, 0);
+    {
+      char ratio[40];
+
+      snprintf (ratio, sizeof ratio, "x%s", metric_names[m]);
+      k->ratio[m] = add_made_column
+        (tab, bench_xasprintf ("ratio_%s", metric_names[m]), ratio,
+         REPORT_RATIO, 2, 0);
+    }
 }
 
 static void
@@ -1517,7 +1535,7 @@ add_run_columns (report_table_t *tab, struct run_cols *k)
   k->run = report_add_column (tab, "run", "RUN", REPORT_NUM, 0, 0);
   k->input = report_add_column (tab, "input", "INPUT", REPORT_STR, 0, 0);
   for (m = 0; m < N_METRICS; m++)
-    k->value[m] = report_add_column
+    k->value[m] = add_made_column
       (tab, bench_xasprintf ("%s_%s", metric_names[m], metric_units[m]),
        metric_names[m], REPORT_NUM, m == M_MAXRSS ? 0 : 6, 0);
 }

@@ -698,9 +698,16 @@ add_combined_table (report_t *rep, struct combination *cb)
       check_label (cb, j);
       c_val[j] = report_add_column (tab, s->label, header, REPORT_NUM, 1, 0);
       if (j != cb->base)
-        c_ratio[j] = report_add_column
-          (tab, bench_xasprintf ("ratio_%s", s->label),
-           bench_xasprintf ("x%s", header), REPORT_RATIO, 2, 0);
+        {
+          char *key = bench_xasprintf ("ratio_%s", s->label);
+          char *ratio_header = bench_xasprintf ("x%s", header);
+
+          c_ratio[j] = report_add_column (tab, key, ratio_header,
+                                          REPORT_RATIO, 2, 0);
+          free (key);
+          free (ratio_header);
+        }
+      free (header);
     }
   memset (gval, 0, sizeof gval);
   memset (gratio, 0, sizeof gratio);
