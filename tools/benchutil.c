@@ -159,6 +159,16 @@ bench_split_list (const char *list, size_t *r_n)
   return items;
 }
 
+void
+bench_free_strings (char **v, size_t n)
+{
+  size_t i;
+
+  for (i = 0; i < n; i++)
+    free (v[i]);
+  free (v);
+}
+
 static int
 compare_doubles (const void *a, const void *b)
 {

@@ -38,6 +38,9 @@ char *bench_xasprintf (const char *fmt, ...)
  * the array releases it and the items.  */
 char **bench_split_list (const char *list, size_t *r_n);
 
+/* Free the N strings of V, and V.  */
+void bench_free_strings (char **v, size_t n);
+
 /* The median of the N values at V (N >= 1); sorts V.  */
 double bench_median (double *v, size_t n);
 

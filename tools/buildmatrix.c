@@ -1687,6 +1687,11 @@ draw (const struct build *ref)
                            " pipe)", ref->id, MATRIX_BYTES);
   ylabel = bench_xasprintf ("x %s", ref->id);
   plot_bars (opt.plot, title, ylabel, ncats, cats, nseries, series, values);
+  bench_free_strings (cats, ncats);
+  free (series);                /* The builds' ids, not copies.  */
+  free (values);
+  free (title);
+  free (ylabel);
 }
 
 static void

@@ -1208,6 +1208,9 @@ draw (void)
   snprintf (title, sizeof title, "cipherbench: %zu-byte buffers, CPU time,"
             " median of %d samples", largest, opt.runs);
   plot_bars (opt.plot, title, "MiB/s", ncats, cats, nseries, series, values);
+  bench_free_strings (cats, ncats);
+  free (series);                /* The results' names, not copies.  */
+  free (values);
 }
 
 int

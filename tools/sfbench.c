@@ -2259,6 +2259,8 @@ draw (const struct row *rows, size_t nrows)
             " user CPU time, median of %d runs", input_label (),
             compression_label (), opt.runs);
   plot_bars (opt.plot, title, "MiB/s", n, cats, N_TOOLS, series, values);
+  bench_free_strings (cats, n);
+  free (values);
 }
 
 /* Whether --algo selects A (with no --algo, every algorithm).  */

@@ -777,12 +777,8 @@ plot_combination (const struct combination *cb, const char *file)
   plot_bars (file, title, cb->value, cb->nnames, cats, cb->nsrc, series,
              values);
   free (title);
-  for (i = 0; i < cb->nnames; i++)
-    free (cats[i]);
-  for (j = 0; j < cb->nsrc; j++)
-    free (series[j]);
-  free (cats);
-  free (series);
+  bench_free_strings (cats, cb->nnames);
+  bench_free_strings (series, cb->nsrc);
   free (values);
   stop_if_interrupted ();
 }
