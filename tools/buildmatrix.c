@@ -348,6 +348,16 @@ remove_tree (const char *path)
     bench_die (path, "cannot remove it");
 }
 
+/* Free what add_compiler gave C.  */
+static void
+free_compiler (struct compiler *c)
+{
+  free (c->name);
+  free (c->cc);
+  free (c->real);
+  free (c->version_text);
+}
+
 static char *
 xrealpath (const char *path)
 {
@@ -486,12 +496,16 @@ add_compiler (const char *cc, int given)
     {
       /* The same compiler under another name (gcc and gcc-12) once.  */
       if (!strcmp (compilers[i].real, c.real))
-        return;
+        {
+          free_compiler (&c);
+          return;
+        }
       /* The first in PATH, as the shell would run it.  */
       if (!strcmp (compilers[i].name, c.name))
         {
           if (given)
             bench_die (cc, "--cc: another compiler has the same name");
+          free_compiler (&c);
           return;
         }
     }
@@ -499,6 +513,7 @@ add_compiler (const char *cc, int given)
     {
       if (given)
         bench_die (cc, "--cc: not a working C compiler");
+      free_compiler (&c);
       return;
     }
   compilers = bench_xrealloc (compilers, ncompilers + 1, sizeof *compilers);
@@ -1932,6 +1947,7 @@ main (int argc, char **argv)
     {
       add_builds_table (rep, NULL);
       report_print (rep, opt.format, stdout);
+      report_free (rep);
       return 0;
     }
   algos = algorithms (&nalgos);
