@@ -637,6 +637,9 @@ find_compilers (void)
         if (compilers[i].family != compilers[0].family
             && compilers[i].family != F_OTHER)
           other = i;
+      for (i = 1; i < ncompilers; i++)
+        if (i != other)
+          free_compiler (&compilers[i]);
       if (other)
         compilers[1] = compilers[other];
       ncompilers = other ? 2 : 1;
@@ -1778,6 +1781,9 @@ parse_sizes (const char *option, const char *val)
 
   if (!opt.nsizes)
     bench_die (option, expected);
+  /* A later --sizes or --quick replaces the default or an earlier one.  */
+  free (opt.sizes);
+  free (opt.sizes_text);
   opt.sizes = bench_xcalloc (opt.nsizes, sizeof *opt.sizes);
   for (i = 0; i < opt.nsizes; i++)
     {
