@@ -62,6 +62,9 @@ setup_file () {
 
 setup () {
   [ -z "${SF_EMULATOR-}" ] || skip "NOT TESTED: gdb cannot debug sfenc under the emulator $SF_EMULATOR"
+  # gcore would dump the sanitizer's shadow memory too: terabytes of
+  # address space, which fill the disk.
+  [ -z "${SFENC_SANITIZER-}" ] || skip "NOT TESTED under the $SFENC_SANITIZER sanitizer: gcore would dump its shadow memory"
   command -v gdb > /dev/null || skip "NOT TESTED: gdb is missing"
   [ -n "${PY-}" ] || skip "NOT TESTED: python3 is missing"
   [ -x "$MATERIAL" ] || skip "NOT TESTED: $MATERIAL is not built (make -C tests key-material)"

@@ -143,20 +143,30 @@ bench_xasprintf (const char *fmt, ...)
 char **
 bench_split_list (const char *list, size_t *r_n)
 {
-  char *copy = bench_xstrdup (list);
-  char **items = bench_xcalloc (strlen (list) + 2, sizeof *items);
+  /* The pointers, then the copy of LIST they point into, in one block
+   * so that one free releases the list.  */
+  size_t nptrs = strlen (list) / 2 + 2;
+  char **items = bench_xcalloc (1, nptrs * sizeof *items + strlen (list) + 1);
+  char *copy = strcpy ((char *) (items + nptrs), list);
   char *item, *save = NULL;
   size_t n = 0;
 
   for (item = strtok_r (copy, ",", &save); item;
        item = strtok_r (NULL, ",", &save))
     items[n++] = item;
-  /* The items point into COPY; without any, nothing would hold it.  */
-  if (!n)
-    free (copy);
   if (r_n)
     *r_n = n;
   return items;
+}
+
+void
+bench_free_strings (char **v, size_t n)
+{
+  size_t i;
+
+  for (i = 0; i < n; i++)
+    free (v[i]);
+  free (v);
 }
 
 static int

@@ -34,8 +34,12 @@ char *bench_xasprintf (const char *fmt, ...)
   __attribute__ ((format (printf, 1, 2)));
 
 /* Split the comma-separated LIST into a NULL-terminated array of
- * non-empty items; *R_N (if not NULL) gets the count.  */
+ * non-empty items; *R_N (if not NULL) gets the count.  One free of
+ * the array releases it and the items.  */
 char **bench_split_list (const char *list, size_t *r_n);
+
+/* Free the N strings of V, and V.  */
+void bench_free_strings (char **v, size_t n);
 
 /* The median of the N values at V (N >= 1); sorts V.  */
 double bench_median (double *v, size_t n);

@@ -348,6 +348,16 @@ remove_tree (const char *path)
     bench_die (path, "cannot remove it");
 }
 
+/* Free what add_compiler gave C.  */
+static void
+free_compiler (struct compiler *c)
+{
+  free (c->name);
+  free (c->cc);
+  free (c->real);
+  free (c->version_text);
+}
+
 static char *
 xrealpath (const char *path)
 {
@@ -486,12 +496,16 @@ add_compiler (const char *cc, int given)
     {
       /* The same compiler under another name (gcc and gcc-12) once.  */
       if (!strcmp (compilers[i].real, c.real))
-        return;
+        {
+          free_compiler (&c);
+          return;
+        }
       /* The first in PATH, as the shell would run it.  */
       if (!strcmp (compilers[i].name, c.name))
         {
           if (given)
             bench_die (cc, "--cc: another compiler has the same name");
+          free_compiler (&c);
           return;
         }
     }
@@ -499,6 +513,7 @@ add_compiler (const char *cc, int given)
     {
       if (given)
         bench_die (cc, "--cc: not a working C compiler");
+      free_compiler (&c);
       return;
     }
   compilers = bench_xrealloc (compilers, ncompilers + 1, sizeof *compilers);
@@ -547,7 +562,9 @@ discover_compilers (void)
             names[n++] = bench_xasprintf ("%s/%s", dir, e->d_name);
           }
       closedir (d);
-      qsort (names, n, sizeof *names, compare_names);
+      /* qsort's array must not be NULL, even when empty (C11 7.22.5).  */
+      if (n)
+        qsort (names, n, sizeof *names, compare_names);
       for (i = 0; i < n; i++)
         {
           add_compiler (names[i], 0);
@@ -620,6 +637,9 @@ find_compilers (void)
         if (compilers[i].family != compilers[0].family
             && compilers[i].family != F_OTHER)
           other = i;
+      for (i = 1; i < ncompilers; i++)
+        if (i != other)
+          free_compiler (&compilers[i]);
       if (other)
         compilers[1] = compilers[other];
       ncompilers = other ? 2 : 1;
@@ -1616,9 +1636,11 @@ add_pgo_table (report_t *rep)
             c_mode = report_add_column (tab, "mode", "MODE", REPORT_STR, 0, 0);
             for (s = 0; s < opt.nsizes; s++)
               {
-                int c = report_add_column
-                  (tab, bench_xasprintf ("x%zu", opt.sizes[s]),
-                   bench_xasprintf ("%zu", opt.sizes[s]), REPORT_RATIO, 2, 0);
+                char key[32];
+                int c;
+
+                snprintf (key, sizeof key, "x%zu", opt.sizes[s]);
+                c = report_add_column (tab, key, key + 1, REPORT_RATIO, 2, 0);
 
                 if (!s)
                   first = c;
@@ -1683,6 +1705,11 @@ draw (const struct build *ref)
                            " pipe)", ref->id, MATRIX_BYTES);
   ylabel = bench_xasprintf ("x %s", ref->id);
   plot_bars (opt.plot, title, ylabel, ncats, cats, nseries, series, values);
+  bench_free_strings (cats, ncats);
+  free (series);                /* The builds' ids, not copies.  */
+  free (values);
+  free (title);
+  free (ylabel);
 }
 
 static void
@@ -1727,20 +1754,21 @@ static void
 parse_variants (const char *option, const char *val)
 {
   char **items = bench_split_list (val, NULL);
-  size_t v;
+  size_t i, v;
 
   memset (opt.variant_on, 0, sizeof opt.variant_on);
-  for (; *items; items++)
+  for (i = 0; items[i]; i++)
     {
       int found = 0;
 
       for (v = 0; v < N_STD_VARIANTS; v++)
-        if (!strcasecmp (*items, "all")
-            || !strcasecmp (*items, std_variants[v].id))
+        if (!strcasecmp (items[i], "all")
+            || !strcasecmp (items[i], std_variants[v].id))
           opt.variant_on[v] = found = 1;
       if (!found)
         bench_die (option, "O2, native, lto, pgo or all expected");
     }
+  free (items);
 }
 
 static void
@@ -1753,6 +1781,9 @@ parse_sizes (const char *option, const char *val)
 
   if (!opt.nsizes)
     bench_die (option, expected);
+  /* A later --sizes or --quick replaces the default or an earlier one.  */
+  free (opt.sizes);
+  free (opt.sizes_text);
   opt.sizes = bench_xcalloc (opt.nsizes, sizeof *opt.sizes);
   for (i = 0; i < opt.nsizes; i++)
     {
@@ -1766,6 +1797,7 @@ parse_sizes (const char *option, const char *val)
   /* The swept builds are in the matrix too.  */
   opt.sizes_text = bench_xasprintf ("%s%s", val,
                                     has_matrix ? "" : "," MATRIX_BYTES_TEXT);
+  free (items);
 }
 
 static int
@@ -1921,6 +1953,7 @@ main (int argc, char **argv)
     {
       add_builds_table (rep, NULL);
       report_print (rep, opt.format, stdout);
+      report_free (rep);
       return 0;
     }
   algos = algorithms (&nalgos);
@@ -1967,6 +2000,7 @@ main (int argc, char **argv)
   report_print (rep, opt.format, stdout);
   if (opt.save)
     report_save (rep, opt.save);
+  report_free (rep);
   for (i = 0; i < nbuilds; i++)
     failed |= builds[i].state != B_OK;
   return failed;

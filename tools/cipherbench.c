@@ -96,6 +96,7 @@ static const struct mode_def modes[] =
 #define N_MODES (sizeof modes / sizeof *modes)
 
 static const size_t all_sizes[] = { 16, 64, 256, 1024, 8192, 16384 };
+static const size_t default_sizes[] = { 16384 };
 #define N_ALL_SIZES (sizeof all_sizes / sizeof *all_sizes)
 
 struct options
@@ -103,7 +104,7 @@ struct options
   char **algos;               /* Names, or NULL for all.  */
   char **impls;               /* Names, or NULL for all.  */
   int mode_on[N_MODES];
-  size_t *sizes;
+  const size_t *sizes;          /* all_sizes, default_sizes or given.  */
   size_t nsizes;
   double seconds;
   int runs;
@@ -837,19 +838,22 @@ measure_cfb_sha1 (const struct impl *impls, int nimpls, size_t size,
 static void
 parse_sizes (const char *option, const char *val)
 {
+  static size_t *given;         /* The list of the last --size.  */
   size_t n, i;
   char **items;
 
+  free (given);
+  given = NULL;
   if (!strcmp (val, "all"))
     {
-      opt.sizes = (size_t *) all_sizes;
+      opt.sizes = all_sizes;
       opt.nsizes = N_ALL_SIZES;
       return;
     }
   items = bench_split_list (val, &n);
   if (!n)
     bench_die (option, "a multiple of 16 between 16 and 67108864 expected");
-  opt.sizes = bench_xcalloc (n, sizeof *opt.sizes);
+  given = bench_xcalloc (n, sizeof *given);
   for (i = 0; i < n; i++)
     {
       double v = bench_parse_number
@@ -858,30 +862,34 @@ parse_sizes (const char *option, const char *val)
 
       if (v != floor (v) || (size_t) v % 16)
         bench_die (option, "a multiple of 16 between 16 and 67108864 expected");
-      opt.sizes[i] = (size_t) v;
+      given[i] = (size_t) v;
     }
+  opt.sizes = given;
   opt.nsizes = n;
+  free (items);
 }
 
 static void
 parse_modes (const char *option, const char *val)
 {
   char **items = bench_split_list (val, NULL);
-  size_t m;
+  size_t i, m;
 
   memset (opt.mode_on, 0, sizeof opt.mode_on);
-  for (; *items; items++)
+  for (i = 0; items[i]; i++)
     {
       int found = 0;
 
       for (m = 0; m < N_MODES; m++)
-        if (!strcasecmp (*items, "all") || !strcasecmp (*items, modes[m].name))
+        if (!strcasecmp (items[i], "all")
+            || !strcasecmp (items[i], modes[m].name))
           opt.mode_on[m] = found = 1;
       if (!found)
         bench_die (option, "ecb, cbc-enc, cbc-dec, cfb-enc, cfb-dec, ctr,"
                    " ofb, openpgp-cfb, ocb-enc, ocb-dec, eax-enc, eax-dec,"
                    " gcm-enc, gcm-dec or all expected");
     }
+  free (items);
 }
 
 static void
@@ -1205,6 +1213,9 @@ draw (void)
   snprintf (title, sizeof title, "cipherbench: %zu-byte buffers, CPU time,"
             " median of %d samples", largest, opt.runs);
   plot_bars (opt.plot, title, "MiB/s", ncats, cats, nseries, series, values);
+  bench_free_strings (cats, ncats);
+  free (series);                /* The results' names, not copies.  */
+  free (values);
 }
 
 int
@@ -1222,8 +1233,7 @@ main (int argc, char **argv)
   opt.auto_modules = 1;
   opt.use_openssl = 1;
   opt.mode_on[3] = opt.mode_on[4] = 1;          /* cfb-enc, cfb-dec */
-  opt.sizes = bench_xcalloc (1, sizeof *opt.sizes);
-  opt.sizes[0] = 16384;
+  opt.sizes = default_sizes;
   opt.nsizes = 1;
   opt.extensions = bench_xcalloc (argc, sizeof *opt.extensions);
   parse_args (argc, argv);
@@ -1333,5 +1343,6 @@ main (int argc, char **argv)
   report_print (rep, opt.format, stdout);
   if (opt.save)
     report_save (rep, opt.save);
+  report_free (rep);
   return 0;
 }

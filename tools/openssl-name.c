@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "openssl-name.h"
@@ -46,12 +47,25 @@ copy_stem (const EVP_CIPHER *cipher, char *stem, size_t stemlen)
   snprintf (stem, stemlen, "%.*s", (int) len, full);
 }
 
+static OSSL_PROVIDER *legacy_provider, *default_provider;
+static int providers_loaded;
+
+/* At exit, before OpenSSL's own clean-up (registered earlier, so run
+ * later): a provider still loaded then is left behind, leaked.  */
+static void
+unload_providers (void)
+{
+  if (legacy_provider)
+    OSSL_PROVIDER_unload (legacy_provider);
+  if (default_provider)
+    OSSL_PROVIDER_unload (default_provider);
+}
+
 int
 openssl_cipher_stem (const char *name, const char *const *aliases,
                      size_t keylen, size_t blocksize,
                      char *stem, size_t stemlen)
 {
-  static int providers_loaded;
   const char *const *alias = aliases;
   const char *candidate = name;
 
@@ -59,8 +73,9 @@ openssl_cipher_stem (const char *name, const char *const *aliases,
     {
       /* Loading the legacy provider explicitly unloads the implicit
        * default one, so both are named.  */
-      OSSL_PROVIDER_load (NULL, "legacy");
-      OSSL_PROVIDER_load (NULL, "default");
+      legacy_provider = OSSL_PROVIDER_load (NULL, "legacy");
+      default_provider = OSSL_PROVIDER_load (NULL, "default");
+      atexit (unload_providers);
       providers_loaded = 1;
     }
   while (candidate)

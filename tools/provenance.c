@@ -69,6 +69,21 @@ provenance_get (const provenance_t *prov, const char *key)
   return NULL;
 }
 
+void
+provenance_free (provenance_t *prov)
+{
+  size_t i;
+
+  for (i = 0; i < prov->n; i++)
+    {
+      free (prov->keys[i]);
+      free (prov->values[i]);
+    }
+  free (prov->keys);
+  free (prov->values);
+  memset (prov, 0, sizeof *prov);
+}
+
 
 /* Line LINENO (1-based) of what the shell command CMD prints, without
  * its line end, into BUF; 0 when there is none.  */

@@ -41,4 +41,7 @@ void provenance_set (provenance_t *prov, const char *key, const char *value);
 /* The value of KEY, or NULL.  */
 const char *provenance_get (const provenance_t *prov, const char *key);
 
+/* Free what PROV holds, and empty it.  */
+void provenance_free (provenance_t *prov);
+
 #endif /*PROVENANCE_H*/

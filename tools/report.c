@@ -24,8 +24,8 @@
 
 struct column
 {
-  const char *key;
-  const char *header;
+  char *key;                    /* Copies of the caller's.  */
+  char *header;
   enum report_col_kind kind;
   int decimals;
   unsigned int flags;
@@ -71,6 +71,44 @@ report_new (const char *tool)
 
   rep->tool = tool;
   return rep;
+}
+
+static void
+free_table (report_table_t *tab)
+{
+  size_t i;
+  int c;
+
+  for (c = 0; c < tab->ncols; c++)
+    {
+      free (tab->cols[c].key);
+      free (tab->cols[c].header);
+    }
+  for (i = 0; i < tab->nrows * MAX_COLUMNS; i++)
+    free (tab->cells[i].str);
+  free (tab->cells);
+  free (tab);
+}
+
+void
+report_free (report_t *rep)
+{
+  report_table_t *tab, *next;
+  size_t i;
+
+  for (tab = rep->tables; tab; tab = next)
+    {
+      next = tab->next;
+      free_table (tab);
+    }
+  for (i = 0; i < rep->nnotes; i++)
+    free (rep->notes[i]);
+  free (rep->notes);
+  for (i = 0; i < rep->ncharts; i++)
+    free (rep->charts[i]);
+  free (rep->charts);
+  provenance_free (&rep->prov);
+  free (rep);
 }
 
 void
@@ -198,8 +236,8 @@ report_add_column (report_table_t *tab, const char *key, const char *header,
   if (tab->ncols == MAX_COLUMNS)
     bench_die (key, "too many report columns");
   col = &tab->cols[tab->ncols];
-  col->key = key;
-  col->header = header;
+  col->key = bench_xstrdup (key);
+  col->header = bench_xstrdup (header);
   col->kind = kind;
   col->decimals = decimals;
   col->flags = flags;

@@ -42,6 +42,9 @@ typedef struct report_table report_table_t;
 
 report_t *report_new (const char *tool);
 
+/* Free REP, its tables and everything they hold.  */
+void report_free (report_t *rep);
+
 /* Record where the results come from (provenance.h) for the command
  * ARGV of ARGC words; printed in every format but CSV.  */
 void report_provenance (report_t *rep, int argc, char **argv);
@@ -72,8 +75,8 @@ report_table_t *report_add_table (report_t *rep, const char *name,
 void report_set_table_flags (report_table_t *tab, unsigned int flags);
 
 /* Add a column: KEY names it in CSV and JSON, HEADER in text and
- * Markdown; numbers print with DECIMALS digits after the point.
- * Returns its index.  */
+ * Markdown (both copied); numbers print with DECIMALS digits after
+ * the point.  Returns its index.  */
 int report_add_column (report_table_t *tab, const char *key,
                        const char *header, enum report_col_kind kind,
                        int decimals, unsigned int flags);

@@ -63,6 +63,7 @@
 #define MIB (1024.0 * 1024.0)
 #define CHUNK (1024 * 1024)     /* The producer's write, in bytes.  */
 #define MAX_IMPLS 16            /* Implementations of one algorithm.  */
+#define MAX_ALGOS 64            /* Algorithms read from sfenc.  */
 #define MAX_VARIANTS 16         /* sfenc rows of one algorithm.  */
 #define UNRELIABLE "*"          /* Footnote mark of an unreliable figure.  */
 
@@ -585,6 +586,50 @@ field (const char *line, int n)
   return s;
 }
 
+/* Field N (0-based) of the colon-separated LINE, as a number.  */
+static int
+number_field (const char *line, int n)
+{
+  char *s = field (line, n);
+  int v = atoi (s);
+
+  free (s);
+  return v;
+}
+
+/* Add the algorithm of LINE, an entry of sfenc --list-ciphers
+ * --with-colons called NAME, to A.  */
+static void
+add_algorithm (struct algo *a, const char *line, char *name, int id)
+{
+  char *aliases = field (line, 2);
+
+  a->name = name;
+  a->aliases = bench_split_list (aliases, NULL);
+  free (aliases);
+  a->id = id;
+  a->blockbits = number_field (line, 4);
+  a->keybits = number_field (line, 5);
+}
+
+/* Add the implementation of LINE to A, unless A has MAX_IMPLS.  */
+static void
+add_implementation (struct algo *a, const char *line)
+{
+  char *status;
+
+  if (a->nimpls == MAX_IMPLS)
+    return;
+  status = field (line, 10);
+  a->impls[a->nimpls] = field (line, 6);
+  a->usable[a->nimpls] = (!strcmp (status, "default")
+                          || !strcmp (status, "usable"));
+  if (!strcmp (status, "default"))
+    a->default_impl = a->impls[a->nimpls];
+  a->nimpls++;
+  free (status);
+}
+
 /* Read the algorithms sfenc offers: those with an OpenPGP id, each
  * with its implementations, in the order sfenc lists them.  */
 static struct algo *
@@ -592,51 +637,53 @@ list_algorithms (size_t *r_n)
 {
   char *args[] = { "--list-ciphers", "--with-colons", NULL };
   char *text = capture_sfenc (args);
-  struct algo *algos = bench_xcalloc (64, sizeof *algos);
+  struct algo *algos = bench_xcalloc (MAX_ALGOS, sizeof *algos);
   char *line, *save = NULL;
   size_t n = 0, i;
 
   for (line = strtok_r (text, "\n", &save); line;
        line = strtok_r (NULL, "\n", &save))
     {
-      char *name, *impl, *status;
+      char *name;
       int id;
 
-      if (strncmp (line, "cipher:", 7))
+      if (strncmp (line, "cipher:", 7) || (id = number_field (line, 3)) <= 0)
         continue;
       name = field (line, 1);
-      id = atoi (field (line, 3));
-      impl = field (line, 6);
-      status = field (line, 10);
-      if (id <= 0)
-        continue;
       for (i = 0; i < n && strcmp (algos[i].name, name); i++)
         ;
-      if (i == n)
+      if (i < n)
+        free (name);
+      else if (n == MAX_ALGOS)
         {
-          if (n == 64)
-            break;
-          algos[n].name = name;
-          algos[n].aliases = bench_split_list (field (line, 2), NULL);
-          algos[n].id = id;
-          algos[n].blockbits = atoi (field (line, 4));
-          algos[n].keybits = atoi (field (line, 5));
-          n++;
+          free (name);
+          break;
         }
-      if (algos[i].nimpls < MAX_IMPLS)
-        {
-          algos[i].impls[algos[i].nimpls] = impl;
-          algos[i].usable[algos[i].nimpls] = (!strcmp (status, "default")
-                                              || !strcmp (status, "usable"));
-          algos[i].nimpls++;
-        }
-      if (!strcmp (status, "default"))
-        algos[i].default_impl = impl;
+      else
+        add_algorithm (&algos[n++], line, name, id);
+      add_implementation (&algos[i], line);
     }
+  free (text);
   if (!n)
     bench_die (tool_path[T_SFENC], "lists no cipher with an OpenPGP id");
   *r_n = n;
   return algos;
+}
+
+static void
+free_algorithms (struct algo *algos, size_t n)
+{
+  size_t i;
+  int j;
+
+  for (i = 0; i < n; i++)
+    {
+      free (algos[i].name);
+      free (algos[i].aliases);
+      for (j = 0; j < algos[i].nimpls; j++)
+        free (algos[i].impls[j]);
+    }
+  free (algos);
 }
 
 static int
@@ -839,6 +886,16 @@ new_figures (void)
   f->data = bench_xcalloc (opt.runs, sizeof *f->data);
   f->empty = bench_xcalloc (opt.runs, sizeof *f->empty);
   return f;
+}
+
+static void
+free_figures (struct figures *f)
+{
+  if (!f)
+    return;
+  free (f->data);
+  free (f->empty);
+  free (f);
 }
 
 /* Measure ALGO in OP with NCMD commands (sfenc's implementations,
@@ -1051,7 +1108,9 @@ list_tree (const char *root, struct file_list *l)
   collecting = l;
   nftw (root, collect_file, 32, FTW_PHYS);
   collecting = NULL;
-  qsort (l->paths, l->n, sizeof *l->paths, compare_paths);
+  /* qsort's array must not be NULL, even when empty (C11 7.22.5).  */
+  if (l->n)
+    qsort (l->paths, l->n, sizeof *l->paths, compare_paths);
 }
 
 static void
@@ -1344,6 +1403,17 @@ struct rate_cols
   int ratio[N_TOOLS], ratio_net[N_TOOLS], ratio_net_ok[N_TOOLS];
 };
 
+/* report_add_column with KEY made by bench_xasprintf, freed here.  */
+static int
+add_made_column (report_table_t *tab, char *key, const char *header,
+                 enum report_col_kind kind, int decimals, unsigned int flags)
+{
+  int col = report_add_column (tab, key, header, kind, decimals, flags);
+
+  free (key);
+  return col;
+}
+
 static void
 add_rate_columns (report_table_t *tab, struct rate_cols *k)
 {
@@ -1355,30 +1425,32 @@ add_rate_columns (report_table_t *tab, struct rate_cols *k)
       const char *n = tool_names[t];
       unsigned int peer = t == T_SFENC ? 0 : REPORT_DETAIL;
       unsigned int ossl = t == T_OPENSSL ? REPORT_DETAIL : 0;
+      char net[40], ratio[40], ratio_net[40];
 
-      k->mibs[t] = report_add_column (tab, bench_xasprintf ("%s_mibs", n),
-                                      n, REPORT_NUM, 1, 0);
-      k->mbits[t] = report_add_column (tab, bench_xasprintf ("%s_mbits", n),
-                                       "Mbit/s", REPORT_NUM, 0, peer);
-      k->min[t] = report_add_column (tab, bench_xasprintf ("%s_min_mibs", n),
-                                     "min", REPORT_NUM, 1, peer);
-      k->max[t] = report_add_column (tab, bench_xasprintf ("%s_max_mibs", n),
-                                     "max", REPORT_NUM, 1, peer);
-      k->net[t] = report_add_column (tab, bench_xasprintf ("%s_net_mibs", n),
-                                     t ? bench_xasprintf ("%s-net", n)
-                                     : "net", REPORT_NUM, 1, ossl);
-      k->net_ok[t] = report_add_column
+      snprintf (net, sizeof net, "%s-net", n);
+      snprintf (ratio, sizeof ratio, "x%s", n);
+      snprintf (ratio_net, sizeof ratio_net, "x%s-net", n);
+      k->mibs[t] = add_made_column (tab, bench_xasprintf ("%s_mibs", n),
+                                    n, REPORT_NUM, 1, 0);
+      k->mbits[t] = add_made_column (tab, bench_xasprintf ("%s_mbits", n),
+                                     "Mbit/s", REPORT_NUM, 0, peer);
+      k->min[t] = add_made_column (tab, bench_xasprintf ("%s_min_mibs", n),
+                                   "min", REPORT_NUM, 1, peer);
+      k->max[t] = add_made_column (tab, bench_xasprintf ("%s_max_mibs", n),
+                                   "max", REPORT_NUM, 1, peer);
+      k->net[t] = add_made_column (tab, bench_xasprintf ("%s_net_mibs", n),
+                                   t ? net : "net", REPORT_NUM, 1, ossl);
+      k->net_ok[t] = add_made_column
         (tab, bench_xasprintf ("%s_net_reliable", n), "reliable",
          REPORT_BOOL, 0, REPORT_DETAIL);
       if (t == T_SFENC)
         continue;
-      k->ratio[t] = report_add_column (tab, bench_xasprintf ("ratio_%s", n),
-                                       bench_xasprintf ("x%s", n),
-                                       REPORT_RATIO, 2, 0);
-      k->ratio_net[t] = report_add_column
-        (tab, bench_xasprintf ("ratio_%s_net", n),
-         bench_xasprintf ("x%s-net", n), REPORT_RATIO, 2, ossl);
-      k->ratio_net_ok[t] = report_add_column
+      k->ratio[t] = add_made_column (tab, bench_xasprintf ("ratio_%s", n),
+                                     ratio, REPORT_RATIO, 2, 0);
+      k->ratio_net[t] = add_made_column
+        (tab, bench_xasprintf ("ratio_%s_net", n), ratio_net, REPORT_RATIO,
+         2, ossl);
+      k->ratio_net_ok[t] = add_made_column
         (tab, bench_xasprintf ("ratio_%s_net_reliable", n), "reliable",
          REPORT_BOOL, 0, REPORT_DETAIL);
     }
@@ -1452,19 +1524,24 @@ add_usage_columns (report_table_t *tab, struct usage_cols *k)
       const char *n = metric_names[m], *u = metric_units[m];
       int d = metric_decimals[m];
 
-      k->median[m] = report_add_column
+      k->median[m] = add_made_column
         (tab, bench_xasprintf ("%s_median_%s", n, u), n, REPORT_NUM, d, 0);
-      k->min[m] = report_add_column
+      k->min[m] = add_made_column
         (tab, bench_xasprintf ("%s_min_%s", n, u), "min", REPORT_NUM, d, 0);
-      k->max[m] = report_add_column
+      k->max[m] = add_made_column
         (tab, bench_xasprintf ("%s_max_%s", n, u), "max", REPORT_NUM, d, 0);
     }
   k->fixed = report_add_column (tab, "fixed_user_s", "fixed", REPORT_NUM, 3,
                                 0);
   for (m = 0; m < N_METRICS; m++)
-    k->ratio[m] = report_add_column
-      (tab, bench_xasprintf ("ratio_%s", metric_names[m]),
-       bench_xasprintf ("x%s", metric_names[m]), REPORT_RATIO, 2, 0);
+    {
+      char ratio[40];
+
+      snprintf (ratio, sizeof ratio, "x%s", metric_names[m]);
+      k->ratio[m] = add_made_column
+        (tab, bench_xasprintf ("ratio_%s", metric_names[m]), ratio,
+         REPORT_RATIO, 2, 0);
+    }
 }
 
 static void
@@ -1515,7 +1592,7 @@ add_run_columns (report_table_t *tab, struct run_cols *k)
   k->run = report_add_column (tab, "run", "RUN", REPORT_NUM, 0, 0);
   k->input = report_add_column (tab, "input", "INPUT", REPORT_STR, 0, 0);
   for (m = 0; m < N_METRICS; m++)
-    k->value[m] = report_add_column
+    k->value[m] = add_made_column
       (tab, bench_xasprintf ("%s_%s", metric_names[m], metric_units[m]),
        metric_names[m], REPORT_NUM, m == M_MAXRSS ? 0 : 6, 0);
 }
@@ -2099,6 +2176,9 @@ bench_algorithm (const struct algo *a, struct row *rows, const char **maker)
             row->fig[t] = cmds[nvar + t - 1].usable
               ? figs[nvar + t - 1] : NULL;
         }
+      for (t = T_GPG; t < N_TOOLS; t++)
+        if (!cmds[nvar + t - 1].usable)
+          free_figures (figs[nvar + t - 1]);
       /* Say once per algorithm why a peer could not do it.  */
       for (t = T_GPG; t < N_TOOLS; t++)
         if (!cmds[nvar + t - 1].usable && tool_path[t] && !failed[t])
@@ -2122,6 +2202,26 @@ bench_algorithm (const struct algo *a, struct row *rows, const char **maker)
         free (own_files[t]);
       }
   return nrows;
+}
+
+/* Free NROWS ROWS with their figures; those of a peer are shared by
+ * the rows of one algorithm and direction, which are adjacent.  */
+static void
+free_rows (struct row *rows, size_t nrows)
+{
+  size_t i;
+  int t;
+
+  for (i = 0; i < nrows; i++)
+    {
+      free_figures (rows[i].fig[T_SFENC]);
+      for (t = T_GPG; t < N_TOOLS; t++)
+        if (!i || rows[i - 1].fig[t] != rows[i].fig[t])
+          free_figures (rows[i].fig[t]);
+      if (opt.aead)
+        free ((char *) rows[i].impl);
+    }
+  free (rows);
 }
 
 /* The chart: one group per algorithm and direction, one bar per tool,
@@ -2159,6 +2259,8 @@ draw (const struct row *rows, size_t nrows)
             " user CPU time, median of %d runs", input_label (),
             compression_label (), opt.runs);
   plot_bars (opt.plot, title, "MiB/s", n, cats, N_TOOLS, series, values);
+  bench_free_strings (cats, n);
+  free (values);
 }
 
 /* Whether --algo selects A (with no --algo, every algorithm).  */
@@ -2257,5 +2359,8 @@ main (int argc, char **argv)
   report_print (rep, opt.format, stdout);
   if (opt.save)
     report_save (rep, opt.save);
+  report_free (rep);
+  free_rows (rows, nrows);
+  free_algorithms (algos, nalgos);
   return 0;
 }

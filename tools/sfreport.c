@@ -698,9 +698,16 @@ add_combined_table (report_t *rep, struct combination *cb)
       check_label (cb, j);
       c_val[j] = report_add_column (tab, s->label, header, REPORT_NUM, 1, 0);
       if (j != cb->base)
-        c_ratio[j] = report_add_column
-          (tab, bench_xasprintf ("ratio_%s", s->label),
-           bench_xasprintf ("x%s", header), REPORT_RATIO, 2, 0);
+        {
+          char *key = bench_xasprintf ("ratio_%s", s->label);
+          char *ratio_header = bench_xasprintf ("x%s", header);
+
+          c_ratio[j] = report_add_column (tab, key, ratio_header,
+                                          REPORT_RATIO, 2, 0);
+          free (key);
+          free (ratio_header);
+        }
+      free (header);
     }
   memset (gval, 0, sizeof gval);
   memset (gratio, 0, sizeof gratio);
@@ -770,12 +777,8 @@ plot_combination (const struct combination *cb, const char *file)
   plot_bars (file, title, cb->value, cb->nnames, cats, cb->nsrc, series,
              values);
   free (title);
-  for (i = 0; i < cb->nnames; i++)
-    free (cats[i]);
-  for (j = 0; j < cb->nsrc; j++)
-    free (series[j]);
-  free (cats);
-  free (series);
+  bench_free_strings (cats, cb->nnames);
+  bench_free_strings (series, cb->nsrc);
   free (values);
   stop_if_interrupted ();
 }
